@@ -1,0 +1,79 @@
+"""The chapter contract (book/chapter_contract.md), checked on every chapter notebook."""
+import re
+
+import pytest
+
+from nbcommon import EXERCISES, NOTEBOOKS, SOLUTIONS, chapter_notebooks, headings, read, tags
+
+CHAPTERS = [p for p in chapter_notebooks(NOTEBOOKS) if not p.name.startswith("00_")]
+SECTIONS = ["Intuition", "math", "NumPy", "PyTorch", "Cross-check", "Experiment",
+            "Pitfalls", "Summary", "Interview questions", "Exercises"]
+OPENING = ["**What you build:**", "**Prerequisites:**", "**Time:**", "**You will be able to:**"]
+FORBIDDEN = ["urllib", "requests.get", "torch.hub", "load_dataset", "from_pretrained", "wget ",
+             "download=True"]
+
+ids = lambda p: p.name  # noqa: E731
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=ids)
+def test_opening_cell(path):
+    first = read(path).cells[0]
+    assert first.cell_type == "markdown"
+    number = int(path.name[:2])
+    assert re.match(rf"^# {number}\. \S", first.source), "title must be '# N. Name'"
+    for label in OPENING:
+        assert label in first.source, f"opening cell lacks {label}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=ids)
+def test_sections_in_order(path):
+    found = headings(read(path))
+    for h in found:
+        assert re.match(r"^\d+\. ", h), f"level-2 heading not numbered: {h!r}"
+    numbers = [int(h.split(".")[0]) for h in found]
+    assert numbers == list(range(1, len(found) + 1)), f"sections numbered {numbers}"
+    position = 0
+    for word in SECTIONS:
+        hits = [i for i, h in enumerate(found) if word.lower() in h.lower() and i >= position]
+        assert hits, f"no section with {word!r} after section {position}: {found}"
+        position = hits[0]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=ids)
+def test_interview_answers_fold(path):
+    text = "\n".join(c.source for c in read(path).cells if c.cell_type == "markdown")
+    assert text.count("<details>") >= 3 and text.count("<details>") == text.count("</details>")
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=ids)
+def test_links_to_its_exercises(path):
+    text = "\n".join(c.source for c in read(path).cells if c.cell_type == "markdown")
+    assert f"../exercises/{path.name}" in text
+    assert f"../solutions/{path.name}" in text
+    assert (EXERCISES / path.name).exists() and (SOLUTIONS / path.name).exists()
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=ids)
+def test_every_cell_has_slide_metadata(path):
+    nb = read(path)
+    types = [c.metadata.get("slideshow", {}).get("slide_type") for c in nb.cells]
+    assert None not in types, "a cell without slideshow metadata"
+    assert types.count("slide") >= len(headings(nb)), "each section should open a slide"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=ids)
+def test_cross_checks_and_experiments_assert(path):
+    nb = read(path)
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    assert "torch" in code and "numpy" in code
+    assert code.count("assert") >= 10, "a chapter asserts its claims"
+    for word in FORBIDDEN:
+        assert word not in code, f"{word!r}: notebooks download nothing"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=ids)
+def test_exercise_notebook_has_checks(path):
+    nb = read(SOLUTIONS / path.name)
+    checks = [c for c in nb.cells if "check" in tags(c)]
+    stubs = [c for c in nb.cells if "# BEGIN SOLUTION" in c.source]
+    assert len(checks) >= 4 and len(stubs) >= 4, "at least four exercises, each checked"

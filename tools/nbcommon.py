@@ -1,0 +1,56 @@
+"""Small helpers shared by the scripts in tools/ and by the tests.
+
+The conventions they encode are written down in book/chapter_contract.md.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+SOLUTIONS = ROOT / "solutions"
+EXERCISES = ROOT / "exercises"
+PACKAGE = ROOT / "attnlab"
+
+EXPORT_MARKER = "# export"            # first line of a cell that goes into attnlab
+CHAPTER_RE = re.compile(r"^(\d\d)_(\w+)\.ipynb$")
+
+
+def chapter_notebooks(folder: Path = NOTEBOOKS) -> list[Path]:
+    """Numbered notebooks (NN_name.ipynb) in `folder`, in book order."""
+    return sorted(p for p in folder.glob("*.ipynb") if CHAPTER_RE.match(p.name))
+
+
+def module_name(notebook: Path) -> str:
+    """notebooks/04_scaled_dot_product.ipynb -> 'scaled_dot_product'."""
+    return CHAPTER_RE.match(notebook.name).group(2)
+
+
+def read(path: Path) -> nbformat.NotebookNode:
+    return nbformat.read(path, as_version=4)
+
+
+def write(nb: nbformat.NotebookNode, path: Path) -> None:
+    """Write a notebook the same way every time (stable JSON, newline at end)."""
+    text = nbformat.writes(nb) + "\n"
+    path.write_text(text, encoding="utf-8")
+
+
+def tags(cell) -> list[str]:
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+def headings(nb, level: int = 2) -> list[str]:
+    """Markdown headings of exactly `level` (## by default), in order."""
+    prefix = "#" * level + " "
+    out = []
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        for line in cell.source.splitlines():
+            if line.startswith(prefix):
+                out.append(line[len(prefix):].strip())
+    return out
