@@ -5,8 +5,9 @@ a markdown cell (its lines written as `# text`). Options may follow on the same
 line: `tags=["check"]`, `slide="skip"`. Once converted, the notebook is the
 source: edit it in Jupyter, not the draft (drafts are not kept in the repo).
 
-Slides: a cell starting with a `#`/`##` heading opens a slide, `###` a
-sub-slide, anything else continues the current one, unless `slide=` says otherwise.
+Slides: a cell starting with a `#`/`##` heading opens a slide; any other markdown
+cell opens a sub-slide (so each explanation and the code under it share a screen);
+code cells continue the current one; `slide=` overrides.
 
     python tools/draft_to_notebook.py draft.py notebooks/04_scaled_dot_product.ipynb
 """
@@ -29,7 +30,7 @@ def slide_type(cell) -> str:
     first = cell.source.lstrip().split("\n", 1)[0]
     if cell.cell_type == "markdown" and re.match(r"^#{1,2} ", first):
         return "slide"
-    if cell.cell_type == "markdown" and first.startswith("### "):
+    if cell.cell_type == "markdown":
         return "subslide"
     return "-"
 

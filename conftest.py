@@ -1,0 +1,25 @@
+"""pytest set-up for `make test` (tests/ plus nbval on notebooks/ and solutions/)."""
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT / "tools"))   # the generator scripts, for the sync tests
+
+_notebook_seconds = defaultdict(float)
+
+
+def pytest_runtest_logreport(report):
+    """Add up nbval's per-cell times into one figure per notebook."""
+    path = report.nodeid.split("::")[0]
+    if path.endswith(".ipynb"):
+        _notebook_seconds[path] += report.duration
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not _notebook_seconds:
+        return
+    terminalreporter.section("execution time per notebook (nbval, all cells)")
+    for path, seconds in sorted(_notebook_seconds.items()):
+        flag = "  OVER THE 60 s BUDGET" if seconds > 60 else ""
+        terminalreporter.write_line(f"{seconds:6.1f} s  {path}{flag}")

@@ -1,5 +1,0 @@
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))   # the generator scripts, for the sync tests
