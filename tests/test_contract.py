@@ -72,6 +72,13 @@ def test_cross_checks_and_experiments_assert(path):
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=ids)
+def test_solution_and_exercise_titles(path):
+    title = read(path).cells[0].source.splitlines()[0][2:]          # "N. Name"
+    assert read(SOLUTIONS / path.name).cells[0].source.startswith(f"# Solutions: {title}")
+    assert read(EXERCISES / path.name).cells[0].source.startswith(f"# Exercises: {title}")
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=ids)
 def test_exercise_notebook_has_checks(path):
     nb = read(SOLUTIONS / path.name)
     checks = [c for c in nb.cells if "check" in tags(c)]

@@ -6,6 +6,7 @@ In a solution notebook:
 - markdown between `<!-- BEGIN SOLUTION -->` and `<!-- END SOLUTION -->` becomes
   `*Your answer here.*`;
 - cells tagged `solution-only` are dropped;
+- the title `# Solutions: N. Name` becomes `# Exercises: N. Name`;
 - outputs and execution counts are cleared.
 
     python tools/make_exercises.py           # (re)write exercises/
@@ -60,6 +61,8 @@ def exercise_from_solution(solution) -> nbformat.NotebookNode:
             cell.execution_count = None
         elif cell.cell_type == "markdown":
             cell.source = MD_BLOCK.sub("*Your answer here.*", cell.source)
+            if not cells:
+                cell.source = re.sub(r"^# Solutions:", "# Exercises:", cell.source)
         cells.append(cell)
     nb.cells = cells
     return nb
