@@ -4,6 +4,9 @@ Each module holds the reusable cells of one chapter notebook:
 
     attnlab.toolkit                  from notebooks/00_toolkit.ipynb
     attnlab.scaled_dot_product       from notebooks/04_scaled_dot_product.ipynb
+    attnlab.masks                    from notebooks/05_masks.ipynb
+    attnlab.self_and_cross_attention from notebooks/06_self_and_cross_attention.ipynb
+    attnlab.multi_head_attention     from notebooks/07_multi_head_attention.ipynb
 
 Do not edit: change the notebook, then run `make export`.
 """

@@ -1,7 +1,8 @@
 """Re-run notebooks top to bottom in fresh kernels and store their outputs in place.
 
-Unlike `nbconvert --execute --inplace`, this writes no timestamps, so a refresh
-only changes the file where an output really changed.
+Unlike `nbconvert --execute --inplace`, this writes no timestamps and joins printed
+output that the kernel happened to send in several chunks, so a refresh only changes
+the file where an output really changed.
 
     python tools/execute_notebooks.py                    # notebooks/ and solutions/
     python tools/execute_notebooks.py notebooks/04_*.ipynb
@@ -17,6 +18,18 @@ from nbclient import NotebookClient
 from nbcommon import NOTEBOOKS, ROOT, SOLUTIONS, chapter_notebooks, read, write
 
 
+def merge_streams(outputs: list) -> list:
+    """Join consecutive stdout (or stderr) chunks: how the kernel splits them depends on timing."""
+    merged = []
+    for out in outputs:
+        if (merged and out.output_type == "stream" and merged[-1].output_type == "stream"
+                and merged[-1].name == out.name):
+            merged[-1].text += out.text
+        else:
+            merged.append(out)
+    return merged
+
+
 def execute(path: Path) -> float:
     nb = read(path)
     start = time.perf_counter()
@@ -25,6 +38,8 @@ def execute(path: Path) -> float:
     seconds = time.perf_counter() - start
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.outputs = merge_streams(cell.outputs)
     write(nb, path)
     return seconds
 
