@@ -3,6 +3,9 @@
 Each module holds the reusable cells of one chapter notebook:
 
     attnlab.toolkit                  from notebooks/00_toolkit.ipynb
+    attnlab.rnn_bottleneck           from notebooks/01_rnn_bottleneck.ipynb
+    attnlab.bahdanau_attention       from notebooks/02_bahdanau_attention.ipynb
+    attnlab.luong_attention          from notebooks/03_luong_attention.ipynb
     attnlab.scaled_dot_product       from notebooks/04_scaled_dot_product.ipynb
     attnlab.masks                    from notebooks/05_masks.ipynb
     attnlab.self_and_cross_attention from notebooks/06_self_and_cross_attention.ipynb

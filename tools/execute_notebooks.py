@@ -9,6 +9,7 @@ the file where an output really changed.
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -45,11 +46,13 @@ def execute(path: Path) -> float:
 
 
 def main(argv: list[str]) -> int:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")   # as in the Makefile: same outputs every run
     paths = [Path(a).resolve() for a in argv] or (
         chapter_notebooks(NOTEBOOKS) + chapter_notebooks(SOLUTIONS))
     for path in paths:
         seconds = execute(path)
-        print(f"{seconds:6.1f} s  {path.relative_to(ROOT)}")
+        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+        print(f"{seconds:6.1f} s  {shown}")
     return 0
 
 

@@ -1,0 +1,182 @@
+"""attnlab.luong_attention (chapter 3) against independent references, on awkward sizes.
+
+Tolerances: float64 NumPy against float64 references 1e-12; float32 PyTorch against the
+float64 references 2e-6 (inputs scaled so the scores are of order 1).
+"""
+import math
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from attnlab.luong_attention import (
+    LuongAttention, LuongScore, LuongSeq2Seq, gaussian_window_np, gaussian_window_pt,
+    local_p_centre_np, local_p_centre_pt, local_p_weights_np, local_p_weights_pt,
+    luong_attention_np, luong_attention_pt, luong_scores_np, luong_scores_pt)
+
+SIZES = [(1, 1, 1, 1, 1, 1), (2, 3, 7, 5, 6, 9), (3, 9, 4, 11, 7, 3)]   # (B, L, S, Dq, Dk, A)
+
+
+def bilinear_reference(q, k, W):
+    B, L, S = q.shape[0], q.shape[1], k.shape[1]
+    x1 = q[:, :, None, :].expand(B, L, S, q.shape[-1]).contiguous()
+    x2 = k[:, None, :, :].expand(B, L, S, k.shape[-1]).contiguous()
+    return F.bilinear(x1, x2, W[None]).squeeze(-1)
+
+
+def concat_reference(q, k, W, v):
+    B, L, S = q.shape[0], q.shape[1], k.shape[1]
+    out = torch.zeros(B, L, S, dtype=torch.float64)
+    for b in range(B):
+        for i in range(L):
+            for j in range(S):
+                out[b, i, j] = torch.tanh(torch.cat([q[b, i], k[b, j]]) @ W) @ v
+    return out
+
+
+@pytest.mark.parametrize("B,L,S,Dq,Dk,A", SIZES)
+def test_general_matches_bilinear(B, L, S, Dq, Dk, A):
+    g = torch.Generator().manual_seed(0)
+    q, k, W = (torch.randn(*s, generator=g, dtype=torch.float64) for s in [(B, L, Dq), (B, S, Dk), (Dq, Dk)])
+    want = bilinear_reference(q, k, W)
+    np.testing.assert_allclose(luong_scores_np(q.numpy(), k.numpy(), "general", W.numpy()), want.numpy(), atol=1e-12)
+    got32 = luong_scores_pt(q.float() / math.sqrt(Dq), k.float(), "general", W.float() / math.sqrt(Dk))
+    np.testing.assert_allclose(got32.double().numpy(), want.numpy() / math.sqrt(Dq * Dk), atol=2e-6)
+
+
+@pytest.mark.parametrize("B,L,S,Dq,Dk,A", SIZES)
+def test_concat_matches_literal_concatenation(B, L, S, Dq, Dk, A):
+    g = torch.Generator().manual_seed(1)
+    q, k = torch.randn(B, L, Dq, generator=g, dtype=torch.float64), torch.randn(B, S, Dk, generator=g, dtype=torch.float64)
+    W, v = torch.randn(Dq + Dk, A, generator=g, dtype=torch.float64), torch.randn(A, generator=g, dtype=torch.float64)
+    want = concat_reference(q, k, W, v)
+    np.testing.assert_allclose(luong_scores_np(q.numpy(), k.numpy(), "concat", W.numpy(), v.numpy()), want.numpy(), atol=1e-12)
+    got32 = luong_scores_pt(q.float(), k.float(), "concat", W.float(), v.float() / math.sqrt(A))
+    np.testing.assert_allclose(got32.double().numpy(), want.numpy() / math.sqrt(A), atol=2e-6)
+
+
+@pytest.mark.parametrize("B,L,S,D", [(1, 1, 1, 1), (2, 5, 9, 7), (3, 1, 13, 4)])
+def test_masked_dot_attention_matches_builtin(B, L, S, D):
+    g = torch.Generator().manual_seed(2)
+    q, k = torch.randn(B, L, D, generator=g) / math.sqrt(D), torch.randn(B, S, D, generator=g)
+    lens = torch.randint(1, S + 1, (B,), generator=g)
+    allowed = torch.arange(S)[None, :] < lens[:, None]
+    want = F.scaled_dot_product_attention(q.double(), k.double(), k.double(),
+                                          attn_mask=allowed[:, None, :], scale=1.0)
+    ctx_np, w_np = luong_attention_np(q.numpy(), k.numpy(), "dot", allowed=allowed.numpy())
+    ctx_pt, w_pt = luong_attention_pt(q, k, "dot", allowed=allowed)
+    np.testing.assert_allclose(ctx_np, want.numpy(), atol=1e-12)
+    np.testing.assert_allclose(ctx_pt.double().numpy(), want.numpy(), atol=2e-6)
+    assert (w_np[~np.broadcast_to(allowed.numpy()[:, None, :], w_np.shape)] == 0).all()
+    np.testing.assert_allclose(w_np.sum(-1), 1.0, atol=1e-12)
+
+
+def test_dot_over_sqrt_d_is_sdpa():
+    g = torch.Generator().manual_seed(3)
+    q, k = torch.randn(2, 4, 6, generator=g, dtype=torch.float64), torch.randn(2, 9, 6, generator=g, dtype=torch.float64)
+    scores = luong_scores_np(q.numpy(), k.numpy(), "dot") / math.sqrt(6)
+    w = np.exp(scores - scores.max(-1, keepdims=True)); w /= w.sum(-1, keepdims=True)
+    want = F.scaled_dot_product_attention(q, k, k).numpy()
+    np.testing.assert_allclose(w @ k.numpy(), want, atol=1e-12)
+
+
+def test_gaussian_window_by_hand_and_against_normal_density():
+    got = gaussian_window_np(np.array([[2.0]]), 5, 2)[0, 0]
+    np.testing.assert_allclose(got, [math.exp(-2), math.exp(-0.5), 1, math.exp(-0.5), math.exp(-2)], atol=1e-15)
+    centre = torch.tensor([[0.3, 4.6], [2.5, 7.0]], dtype=torch.float64)
+    sigma = 1.5
+    want = torch.distributions.Normal(centre[..., None], sigma).log_prob(torch.arange(9.0, dtype=torch.float64)).exp()
+    want = want * sigma * math.sqrt(2 * math.pi)
+    np.testing.assert_allclose(gaussian_window_np(centre.numpy(), 9, 3), want.numpy(), atol=1e-12)
+    np.testing.assert_allclose(gaussian_window_pt(centre, 9, 3).numpy(), want.numpy(), atol=1e-12)
+
+
+def test_local_p_centre_formula_and_bounds():
+    g = torch.Generator().manual_seed(4)
+    h, W_p, v_p = (torch.randn(*s, generator=g, dtype=torch.float64) for s in [(3, 5, 7), (7, 4), (4,)])
+    src_len = torch.tensor([11, 6, 1])
+    want = (src_len[:, None] - 1).double() * torch.sigmoid(torch.tanh(h @ W_p) @ v_p)
+    got_np = local_p_centre_np(h.numpy(), W_p.numpy(), v_p.numpy(), src_len.numpy())
+    np.testing.assert_allclose(got_np, want.numpy(), atol=1e-12)
+    np.testing.assert_allclose(local_p_centre_pt(h, W_p, v_p, src_len).numpy(), want.numpy(), atol=1e-12)
+    assert (got_np >= 0).all() and (got_np <= (src_len.numpy() - 1)[:, None]).all()
+
+
+def test_local_p_weights_reference_and_properties():
+    rng = np.random.default_rng(5)
+    B, L, S, D_window = 2, 3, 10, 2
+    scores = rng.normal(size=(B, L, S))
+    centre = np.array([[1.2, 4.5, 6.9], [0.0, 2.4, 3.0]])
+    allowed = np.arange(S)[None, :] < np.array([10, 4])[:, None]
+    got = local_p_weights_np(scores, centre, D_window, allowed)
+    # reference: explicit loops over rows, softmax over the positions in the window and real
+    want = np.zeros_like(scores)
+    for b in range(B):
+        for i in range(L):
+            idx = [s for s in range(S) if abs(s - centre[b, i]) <= D_window and allowed[b, s]]
+            e = np.exp(scores[b, i, idx] - scores[b, i, idx].max())
+            for s, a in zip(idx, e / e.sum()):
+                want[b, i, s] = a * math.exp(-(s - centre[b, i]) ** 2 / (2 * (D_window / 2) ** 2))
+    np.testing.assert_allclose(got, want, atol=1e-12)
+    got_pt = local_p_weights_pt(torch.tensor(scores, dtype=torch.float32), torch.tensor(centre, dtype=torch.float32),
+                                D_window, torch.from_numpy(allowed))
+    np.testing.assert_allclose(got_pt.double().numpy(), want, atol=2e-6)
+    assert (got.sum(-1) <= 1 + 1e-12).all() and (got[1, :, 4:] == 0).all()
+
+
+def test_modules_shapes_masks_and_parameter_counts():
+    torch.manual_seed(0)
+    states = torch.randn(2, 6, 8)
+    allowed = torch.arange(6)[None, :] < torch.tensor([3, 6])[:, None]
+    for kind in ("dot", "general", "concat"):
+        for local in (False, True):
+            ctx, w = LuongAttention(8, kind, local=local)(torch.randn(2, 4, 8), states, allowed)
+            assert ctx.shape == (2, 4, 8) and w.shape == (2, 4, 6)
+            assert (w[0, :, 3:] == 0).all()
+    counts = {kind: sum(p.numel() for p in LuongScore(kind, 8, 5, 3).parameters())
+              for kind in ("dot", "general", "concat")}
+    assert counts == {"dot": 0, "general": 40, "concat": 13 * 3 + 3}
+
+
+def test_seq2seq_forward_and_generate_shapes():
+    from attnlab.rnn_bottleneck import V, encode_batch, make_pairs
+    torch.manual_seed(0)
+    pairs = make_pairs(3, 2, 6, np.random.default_rng(0))
+    src, src_len, tgt_in, tgt_out = encode_batch(pairs)
+    for kwargs in [dict(score="dot"), dict(score="concat", local=True), dict(score="general", input_feeding=False)]:
+        model = LuongSeq2Seq(E=16, **kwargs)
+        logits = model(src, src_len, tgt_in)
+        assert logits.shape == (*tgt_in.shape, V)
+        tokens, weights = model.generate(src, src_len, max_len=5)
+        assert tokens.shape == (3, 5) and weights.shape == (3, 5, src.shape[1])
+        pad = torch.arange(src.shape[1])[None, :] >= torch.as_tensor(src_len)[:, None]
+        assert (weights.masked_select(pad[:, None, :].expand_as(weights)) == 0).all()
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: luong_scores_np(np.zeros((2, 3, 5)), np.zeros((2, 7, 4)), "dot"), r"query \(2, 3, 5\), keys \(2, 7, 4\)"),
+    (lambda: luong_scores_np(np.zeros((2, 3, 5)), np.zeros((2, 7, 4)), "general", W=np.zeros((4, 5))), r"got W \(4, 5\)"),
+    (lambda: luong_scores_np(np.zeros((2, 3, 5)), np.zeros((2, 7, 4)), "concat", W=np.zeros((8, 3)), v=np.zeros(3)),
+     r"got W \(8, 3\), v \(3,\)"),
+    (lambda: luong_scores_np(np.zeros((2, 3, 4)), np.zeros((3, 7, 4)), "dot"), r"do not broadcast"),
+    (lambda: luong_scores_np(np.zeros((2, 3, 4)), np.zeros((2, 7, 4)), "cosine"), r"kind must be one of"),
+    (lambda: luong_scores_pt(torch.zeros(2, 3, 4), torch.zeros(2, 7, 4), "general", W=torch.zeros(4, 5)), r"got W \(4, 5\)"),
+    (lambda: luong_attention_np(np.zeros((2, 3, 4)), np.zeros((2, 7, 4)), "dot", allowed=np.ones((2, 6), bool)),
+     r"allowed \(2, 6\)"),
+    (lambda: luong_attention_np(np.zeros((1, 3, 4)), np.zeros((1, 7, 4)), "dot", allowed=np.zeros((1, 7), bool)),
+     r"at least one True"),
+    (lambda: luong_attention_np(np.zeros((1, 3, 4)), np.zeros((1, 7, 4)), "dot", allowed=np.zeros((1, 7))),
+     r"boolean"),
+    (lambda: luong_attention_pt(torch.zeros(1, 3, 4), torch.zeros(1, 7, 4), "dot", allowed=torch.ones(1, 7)),
+     r"boolean"),
+    (lambda: gaussian_window_np(np.zeros((1, 2)), 5, 0), r"D_window must be positive"),
+    (lambda: local_p_centre_np(np.zeros((2, 3, 4)), np.zeros((5, 6)), np.zeros(6), np.array([3, 3])), r"W_p \(5, 6\)"),
+    (lambda: local_p_weights_np(np.zeros((2, 3, 7)), np.zeros((2, 4)), 2), r"centre \(2, 4\)"),
+    (lambda: local_p_weights_np(np.zeros((1, 1, 20)), np.array([[15.0]]), 2, np.arange(20)[None] < 5),
+     r"window holds no real token"),
+    (lambda: luong_scores_np(np.full((1, 2, 3), np.nan), np.zeros((1, 4, 3)), "dot"), r"finite"),
+])
+def test_bad_input_raises_with_shapes(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
