@@ -40,15 +40,16 @@ def check_shape(x, shape):
 
 
 def plot_attention(weights, query_labels=None, key_labels=None, ax=None, title=None,
-                   annotate=None):
-    """Heatmap of an (L, S) weight matrix: queries as rows, keys as columns."""
+                   annotate=None, vmax=1.0):
+    """Heatmap of an (L, S) weight matrix: queries as rows, keys as columns, colours 0..vmax."""
     w = to_numpy(weights)
     if w.ndim != 2:
         raise ValueError(f"plot_attention expects an (L, S) matrix, got shape {w.shape}")
     L, S = w.shape
+    top = max(1e-12, w.max()) if vmax is None else vmax
     if ax is None:
         _, ax = plt.subplots(figsize=(0.5 * S + 2, 0.5 * L + 1.2))
-    im = ax.imshow(w, cmap="viridis", vmin=0.0, vmax=max(1e-12, w.max()))
+    im = ax.imshow(w, cmap="viridis", vmin=0.0, vmax=top)
     ax.set_xticks(range(S), key_labels if key_labels is not None else range(S))
     ax.set_yticks(range(L), query_labels if query_labels is not None else range(L))
     ax.set_xlabel("key (attended to)")
@@ -59,7 +60,7 @@ def plot_attention(weights, query_labels=None, key_labels=None, ax=None, title=N
         for i in range(L):
             for j in range(S):
                 ax.text(j, i, f"{w[i, j]:.2f}", ha="center", va="center", fontsize=8,
-                        color="white" if w[i, j] < 0.6 * w.max() else "black")
+                        color="white" if w[i, j] < 0.6 * top else "black")
     if title:
         ax.set_title(title, pad=28, fontsize=10)
     plt.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
