@@ -68,14 +68,16 @@ def luong_scores_np(query, keys, kind, W=None, v=None):
 
 
 def check_allowed(allowed, shape):
-    """Raise ValueError unless `allowed` is a boolean mask of this (..., S) shape, a True in every row."""
+    """Raise ValueError unless `allowed` is a boolean mask of this (..., S) shape,
+    a True in every row."""
     if str(allowed.dtype) not in ("bool", "torch.bool"):   # a 0/-inf float mask would flip silently
         raise ValueError(f"allowed must be boolean (True = real token); got dtype {allowed.dtype}")
     if tuple(allowed.shape) != tuple(shape):
         raise ValueError(f"allowed must have shape {tuple(shape)}, one flag per key; "
                          f"got allowed {tuple(allowed.shape)}")
     if not bool(allowed.any(-1).all()):
-        raise ValueError("every row of allowed needs at least one True: a source with no real token")
+        raise ValueError("every row of allowed needs at least one True: "
+                         "a source with no real token")
 
 
 def luong_attention_np(query, keys, kind, W=None, v=None, allowed=None):
@@ -120,7 +122,8 @@ def local_p_centre_np(h, W_p, v_p, src_len):
 
 
 def gaussian_window_np(centre, S, D_window):
-    """exp(-(s - centre)^2 / (2 sigma^2)), sigma = D_window / 2, for s = 0..S-1: (..., L) -> (..., L, S)."""
+    """exp(-(s - centre)^2 / (2 sigma^2)), sigma = D_window / 2, for s = 0..S-1:
+    (..., L) -> (..., L, S)."""
     if not D_window > 0:
         raise ValueError(f"D_window must be positive; got {D_window}")
     centre = np.asarray(centre, dtype=np.float64)
@@ -132,8 +135,8 @@ def gaussian_window_np(centre, S, D_window):
 
 def local_p_weights_np(scores, centre, D_window, allowed=None):
     """Luong's local-p weights: a softmax of the scores inside the window |s - centre| <= D_window
-    (and on real tokens), multiplied by the Gaussian. scores (B, L, S), centre (B, L), allowed (B, S).
-    The rows sum to at most 1: the Gaussian is not renormalised, as in the paper."""
+    (and on real tokens), multiplied by the Gaussian. scores (B, L, S), centre (B, L),
+    allowed (B, S). The rows sum to at most 1: the Gaussian is not renormalised, as in the paper."""
     scores, centre = np.asarray(scores, dtype=np.float64), np.asarray(centre, dtype=np.float64)
     if scores.ndim != 3 or centre.shape != scores.shape[:2]:
         raise ValueError(f"need scores (B, L, S) and centre (B, L); got scores {scores.shape}, "
@@ -161,7 +164,8 @@ from attnlab.scaled_dot_product import softmax_pt
 
 
 def luong_scores_pt(query, keys, kind, W=None, v=None):
-    """Luong's scores in PyTorch: query (..., L, Dq), keys (..., S, Dk) -> (..., L, S). Differentiable."""
+    """Luong's scores in PyTorch: query (..., L, Dq), keys (..., S, Dk) -> (..., L, S).
+    Differentiable."""
     check_luong_args(query, keys, kind, W, v)
     if not all(torch.isfinite(t).all() for t in (query, keys, W, v) if t is not None):
         raise ValueError("query, keys and parameters must be finite (found inf or NaN)")
@@ -193,8 +197,9 @@ def local_p_centre_pt(h, W_p, v_p, src_len):
     """p = (S_b - 1) * sigmoid(v_p . tanh(h W_p)): h (B, L, E), src_len (B,) -> centre (B, L)."""
     if h.ndim != 3 or v_p.ndim != 1 or tuple(W_p.shape) != (h.shape[-1], v_p.shape[0]) \
             or tuple(src_len.shape) != (h.shape[0],):
-        raise ValueError(f"need h (B, L, E), W_p (E, A), v_p (A,), src_len (B,); got h {tuple(h.shape)}, "
-                         f"W_p {tuple(W_p.shape)}, v_p {tuple(v_p.shape)}, src_len {tuple(src_len.shape)}")
+        raise ValueError("need h (B, L, E), W_p (E, A), v_p (A,), src_len (B,); "
+                         f"got h {tuple(h.shape)}, W_p {tuple(W_p.shape)}, "
+                         f"v_p {tuple(v_p.shape)}, src_len {tuple(src_len.shape)}")
     if (src_len < 1).any():
         raise ValueError(f"every source needs at least one token; got src_len {src_len.tolist()}")
     # (B, L, E) @ (E, A) -> (B, L, A); @ (A,) -> (B, L)
@@ -216,8 +221,8 @@ def local_p_weights_pt(scores, centre, D_window, allowed=None):
     """Local-p weights in PyTorch: softmax inside the window times the Gaussian. Differentiable in
     the scores and in the centre (through the Gaussian; the window edges are a step)."""
     if scores.ndim != 3 or tuple(centre.shape) != tuple(scores.shape[:2]):
-        raise ValueError(f"need scores (B, L, S) and centre (B, L); got scores {tuple(scores.shape)}, "
-                         f"centre {tuple(centre.shape)}")
+        raise ValueError("need scores (B, L, S) and centre (B, L); "
+                         f"got scores {tuple(scores.shape)}, centre {tuple(centre.shape)}")
     if not D_window > 0:
         raise ValueError(f"D_window must be positive; got {D_window}")
     S = scores.shape[-1]
@@ -239,7 +244,8 @@ def _uniform(*shape, fan_in):
 
 
 class LuongScore(nn.Module):
-    """A Luong score with its parameters: dot (none), general W (Dq, Dk), concat W (Dq+Dk, A), v (A,).
+    """A Luong score with its parameters: dot (none), general W (Dq, Dk),
+    concat W (Dq+Dk, A), v (A,).
 
     forward(query, keys) = luong_scores_pt. For decoding, project_keys(keys) does the per-key work
     once per sentence and from_projected(query, keys_proj) the per-step rest (same scores).
@@ -305,7 +311,8 @@ class LuongAttention(nn.Module):
             centre = local_p_centre_pt(h, self.W_p, self.v_p, allowed.sum(-1))   # (B, L)
             weights = local_p_weights_pt(scores, centre, self.D_window, allowed)
         else:
-            weights = torch.softmax(scores.masked_fill(~allowed.unsqueeze(1), float("-inf")), dim=-1)
+            weights = torch.softmax(scores.masked_fill(~allowed.unsqueeze(1), float("-inf")),
+                                    dim=-1)
         return weights @ states, weights           # (B, L, S) @ (B, S, E) -> (B, L, E)
 
 
