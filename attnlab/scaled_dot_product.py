@@ -53,7 +53,8 @@ import torch
 
 def softmax_pt(x, dim=-1):
     """Numerically stable softmax along `dim`, differentiable."""
-    shifted = x - x.amax(dim=dim, keepdim=True)   # the max is a constant for the gradient too
+    # no overflow; the gradient through amax is exactly 0, since a shift does not change softmax
+    shifted = x - x.amax(dim=dim, keepdim=True)
     e = shifted.exp()
     return e / e.sum(dim=dim, keepdim=True)
 
