@@ -1,8 +1,10 @@
 """Generate exercises/ from solutions/: one source, mirrored names.
 
 In a solution notebook:
-- code between `# BEGIN SOLUTION (hint: ...)` and `# END SOLUTION` becomes
-  `raise NotImplementedError("...hint...")`, indented like the marker;
+- code between `# BEGIN SOLUTION` and `# END SOLUTION` becomes
+  `raise NotImplementedError("Exercise N (title) not done yet")`, indented like the
+  marker, with N and the title from the `## Exercise N: title` heading above it (hints
+  live folded in the exercise's markdown, not in the stub);
 - markdown between `<!-- BEGIN SOLUTION -->` and `<!-- END SOLUTION -->` becomes
   `*Your answer here.*`;
 - cells tagged `solution-only` are dropped;
@@ -22,12 +24,13 @@ import nbformat
 
 from nbcommon import EXERCISES, ROOT, SOLUTIONS, chapter_notebooks, read, tags
 
-BEGIN = re.compile(r"^(\s*)# BEGIN SOLUTION(?:\s*\(hint:\s*(.*)\))?\s*$")
+BEGIN = re.compile(r"^(\s*)# BEGIN SOLUTION\s*$")
+EXERCISE = re.compile(r"^## Exercise (\d+):\s*(.+?)\s*$", re.M)
 END = re.compile(r"^\s*# END SOLUTION\s*$")
 MD_BLOCK = re.compile(r"<!-- BEGIN SOLUTION -->.*?<!-- END SOLUTION -->", re.S)
 
 
-def stub_code(source: str, where: str) -> str:
+def stub_code(source: str, where: str, exercise: str = "Exercise") -> str:
     out, inside = [], False
     for line in source.splitlines():
         m = BEGIN.match(line)
@@ -35,8 +38,8 @@ def stub_code(source: str, where: str) -> str:
             if inside:
                 raise ValueError(f"{where}: nested BEGIN SOLUTION")
             inside = True
-            indent, hint = m.group(1), (m.group(2) or "").strip()
-            message = "Exercise not done yet" + (f" (hint: {hint})" if hint else "")
+            indent = m.group(1)
+            message = f"{exercise} not done yet"
             out.append(f"{indent}raise NotImplementedError({message!r})")
         elif END.match(line):
             if not inside:
@@ -51,12 +54,17 @@ def stub_code(source: str, where: str) -> str:
 
 def exercise_from_solution(solution) -> nbformat.NotebookNode:
     nb = copy.deepcopy(solution)
-    cells = []
+    cells, exercise = [], None
     for i, cell in enumerate(nb.cells):
+        m = EXERCISE.search(cell.source) if cell.cell_type == "markdown" else None
+        if m:
+            exercise = f"Exercise {m.group(1)} ({m.group(2)})"
         if "solution-only" in tags(cell):
             continue
         if cell.cell_type == "code":
-            cell.source = stub_code(cell.source, f"cell {i}")
+            if "# BEGIN SOLUTION" in cell.source and exercise is None:
+                raise ValueError(f"cell {i}: a solution before any '## Exercise N: title'")
+            cell.source = stub_code(cell.source, f"cell {i}", exercise or "Exercise")
             cell.outputs = []
             cell.execution_count = None
         elif cell.cell_type == "markdown":
