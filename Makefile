@@ -10,11 +10,13 @@ STAMP  := $(VENV)/.installed
 # thread is also faster. The stored outputs were made this way, so re-runs reproduce them.
 export OMP_NUM_THREADS := 1
 
-.PHONY: help venv book test lab slides refresh export exercises questions clean
+.PHONY: help venv book test bench experiments lab slides refresh export exercises questions clean
 
 help:
 	@echo "make book       build the site into _build/html (creates .venv first)"
 	@echo "make test       the whole verification (nbval, unit tests, sync checks, book build)"
+	@echo "make bench      speed and memory targets (ratios), benchmarks/bench_*.py; not part of test"
+	@echo "make experiments  re-run the long sweeps in experiments/ and rewrite their results"
 	@echo "make lab        open the notebooks in JupyterLab"
 	@echo "make slides     one reveal.js deck per chapter into _build/slides (works offline)"
 	@echo "make refresh    re-run notebooks and solutions in fresh kernels and store outputs"
@@ -38,6 +40,13 @@ book: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest tests --nbval --nbval-current-env notebooks solutions \
 		--durations=0 -p no:cacheprovider -q -rA --tb=short -o console_output_style=classic
+
+bench: $(STAMP)
+	@status=0; for f in benchmarks/bench_*.py; do \
+		[ -e "$$f" ] || continue; echo "== $$f"; $(PY) "$$f" || status=1; done; exit $$status
+
+experiments: $(STAMP)
+	@for f in experiments/*.py; do [ -e "$$f" ] || continue; echo "== $$f"; $(PY) "$$f" || exit 1; done
 
 lab: $(STAMP)
 	$(BIN)/pip install -q jupyterlab
