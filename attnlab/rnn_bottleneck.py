@@ -178,16 +178,29 @@ def check_src(src, src_len):
                          f"got {src_len.tolist()} ({shapes})")
 
 
-class Encoder(nn.Module):
-    """Embedding + GRU over the source. Returns (states (B, S, E), final (B, E)).
+RECURRENT = {"gru": nn.GRU, "rnn": nn.RNN}     # "rnn": the plain tanh (Elman) RNN, no gates
 
-    final is the state after the last REAL token of each sequence; states at PAD positions are 0.
+
+def recurrent_layer(cell, E):
+    """A one-layer, batch-first nn.GRU (cell="gru") or tanh nn.RNN (cell="rnn") of width E."""
+    if cell not in RECURRENT:
+        raise ValueError(f"cell must be one of {sorted(RECURRENT)}; got {cell!r}")
+    if not isinstance(E, int) or E < 1:
+        raise ValueError(f"E (the state width) must be a positive int; got {E!r}")
+    return RECURRENT[cell](E, E, batch_first=True)
+
+
+class Encoder(nn.Module):
+    """Embedding + GRU (or plain RNN, cell="rnn") over the source.
+
+    Returns (states (B, S, E), final (B, E)): final is the state after the last REAL token of
+    each sequence; states at PAD positions are 0.
     """
 
-    def __init__(self, V, E):
+    def __init__(self, V, E, cell="gru"):
         super().__init__()
         self.embedding = nn.Embedding(V, E, padding_idx=PAD)
-        self.rnn = nn.GRU(E, E, batch_first=True)
+        self.rnn = recurrent_layer(cell, E)
 
     def forward(self, src, src_len):
         check_src(src, src_len)
@@ -201,13 +214,16 @@ class Encoder(nn.Module):
 
 
 class Seq2SeqNoAttention(nn.Module):
-    """Encoder-decoder whose decoder sees the source only through the final encoder state."""
+    """Encoder-decoder whose decoder sees the source only through the final encoder state.
 
-    def __init__(self, V, E):
+    cell="gru" (the chapter's model) or "rnn" (plain tanh RNN, the ablation of section 8).
+    """
+
+    def __init__(self, V, E, cell="gru"):
         super().__init__()
-        self.encoder = Encoder(V, E)
+        self.encoder = Encoder(V, E, cell)
         self.embedding = nn.Embedding(V, E, padding_idx=PAD)
-        self.rnn = nn.GRU(E, E, batch_first=True)
+        self.rnn = recurrent_layer(cell, E)
         self.out = nn.Linear(E, V)
 
     def forward(self, src, src_len, tgt_in):
@@ -242,10 +258,12 @@ def sequence_loss(logits, tgt_out):
                            ignore_index=PAD)                       # (B*L, V) vs (B*L,)
 
 
-def train_seq2seq(model, steps, seed, batch_size, lr, min_len, max_len):
+def train_seq2seq(model, steps, seed, batch_size, lr, min_len, max_len, on_step=None):
     """Train any model with forward(src, src_len, tgt_in) -> logits (B, L, V). Returns the losses.
 
     Adam, gradient norm clipped at 1, a fresh seeded batch each step: deterministic given seed.
+    on_step(step, model), if given, runs after each optimiser step (step = 1..steps), e.g. to
+    evaluate checkpoints; it must leave the model in training mode.
     """
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)                        # for models that draw randomness (dropout)
@@ -263,6 +281,8 @@ def train_seq2seq(model, steps, seed, batch_size, lr, min_len, max_len):
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         losses.append(loss.item())
+        if on_step is not None:
+            on_step(len(losses), model)
     model.eval()
     return losses
 
@@ -287,3 +307,26 @@ def accuracy_by_length(model, lengths, n_per_length, seed):
 BUDGET = dict(steps=600, batch_size=64, lr=5e-3, E=64)   # the training budget of chapters 1-3
 TRAIN_LENGTHS = (3, 14)                                  # source lengths seen in training
 TEST_LENGTHS = list(range(3, 15))                        # source lengths evaluated
+
+
+def gradient_by_position(model, src, src_len, tgt_in, tgt_out):
+    """Mean over the batch of ||d loss / d x_j|| for each source position j.
+
+    The loss is summed over the target tokens. Returns a NumPy array (S,).
+    """
+    if not hasattr(model, "encoder") or not hasattr(model.encoder, "embedding"):
+        raise ValueError("model must have encoder.embedding (an Encoder of this chapter); "
+                         f"got {type(model).__name__}")
+    kept = []
+    def keep_grad(module, inputs, output):          # forward hook on the encoder's embedding
+        output.retain_grad()
+        kept.append(output)
+    handle = model.encoder.embedding.register_forward_hook(keep_grad)
+    try:
+        logits = model(src, src_len, tgt_in)
+    finally:
+        handle.remove()
+    loss = F.cross_entropy(logits.reshape(-1, V), tgt_out.reshape(-1),    # (B*L, V) vs (B*L,)
+                           ignore_index=PAD, reduction="sum")
+    loss.backward()
+    return kept[0].grad.norm(dim=-1).mean(0).numpy()                   # (B, S, E) -> (S,)

@@ -1,0 +1,169 @@
+"""Part I sweep: exact match against training budget, width and seed (chapters 1-3).
+
+Chapters 1-3 each train for one budget (600 steps, E = 64) on one seed, inside a notebook's
+60 s. This script trains the same models, with the same data, loop and metric
+(`attnlab.rnn_bottleneck.train_seq2seq` and `accuracy_by_length`), over a grid:
+
+- budget: no attention (GRU), no attention (plain tanh RNN: the ablation of chapter 1's
+  section 8) and Bahdanau attention, E = 64, evaluated at several step counts of one run per
+  seed (the loop has a constant learning rate and a fresh seeded batch per step, so the
+  checkpoint at step k of a longer run IS the k-step run); for the no-attention models also the
+  gradient reaching each source position (chapter 1's section 8), at initialisation and at
+  every checkpoint;
+- width: no attention and Bahdanau at 600 steps with other state widths E;
+- luong: chapter 3's six variants at its reduced budget of 150 steps.
+
+Every run is seeded (torch.manual_seed(seed) before the model is built, the batches from
+numpy's default_rng(seed)) and runs on one CPU thread; chapters 1 and 2 train in float64,
+chapter 3 in float32, and so does this script. Seed 0 reproduces the notebooks' runs exactly.
+Jobs are independent, so `--workers` changes the wall time, not the results.
+
+Full run (about 25 minutes of CPU time on a quiet core; the committed results file):
+    OMP_NUM_THREADS=1 python experiments/part1_budget_sweep.py --workers 2
+Reduced size (what tests/test_rnn_bottleneck.py runs, a few seconds):
+    OMP_NUM_THREADS=1 python experiments/part1_budget_sweep.py --quick --out /tmp/quick.json
+"""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse
+import json
+import multiprocessing
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from attnlab.bahdanau_attention import Seq2SeqBahdanau
+from attnlab.luong_attention import LuongSeq2Seq
+from attnlab.rnn_bottleneck import (BUDGET, TEST_LENGTHS, TRAIN_LENGTHS, V, Seq2SeqNoAttention,
+                                    accuracy_by_length, encode_batch, gradient_by_position,
+                                    make_pairs, train_seq2seq)
+
+RESULTS = Path(__file__).resolve().parent / "results" / "part1_budget_sweep.json"
+
+FULL = dict(seeds=[0, 1, 2], checkpoints=[200, 600, 1000, 2000],
+            budget_models=["none", "none_rnn", "bahdanau"],
+            widths=[32, 256], width_steps=600, width_models=["none", "bahdanau"],
+            luong_steps=150, n_per_length=200, grad_lengths=[14, 30], grad_n=256)
+QUICK = dict(seeds=[0, 1], checkpoints=[2, 4], budget_models=["none", "none_rnn", "bahdanau"],
+             widths=[16], width_steps=2, width_models=["none", "bahdanau"],
+             luong_steps=2, n_per_length=5, grad_lengths=[6], grad_n=4)
+
+MODELS = {
+    "none": lambda E: Seq2SeqNoAttention(V, E),
+    "none_rnn": lambda E: Seq2SeqNoAttention(V, E, cell="rnn"),
+    "bahdanau": lambda E: Seq2SeqBahdanau(V, E),
+}
+LUONG = {                       # chapter 3's section 6, in its order
+    "no attention (ch. 1)": lambda E: Seq2SeqNoAttention(V, E),
+    "dot": lambda E: LuongSeq2Seq(E, "dot", input_feeding=False),
+    "general": lambda E: LuongSeq2Seq(E, "general", input_feeding=False),
+    "concat": lambda E: LuongSeq2Seq(E, "concat", input_feeding=False),
+    "local-p (general)": lambda E: LuongSeq2Seq(E, "general", local=True, input_feeding=False),
+    "general + input feeding": lambda E: LuongSeq2Seq(E, "general", input_feeding=True),
+}
+
+
+def gradient_profiles(model, grid):
+    """Chapter 1's section 8: mean ||d loss / d x_j|| per source position, for each length."""
+    out = {}
+    for S in grid["grad_lengths"]:
+        batch = encode_batch(make_pairs(grid["grad_n"], S, S, np.random.default_rng([3, S])))
+        model.zero_grad()
+        out[str(S)] = [float(g) for g in gradient_by_position(model, *batch)]
+        model.zero_grad()
+    return out
+
+
+def run_job(job):
+    """One seeded training run; returns a list of result rows (one per checkpoint)."""
+    part, name, seed, E, checkpoints, dtype, grid = job
+    torch.set_num_threads(1)
+    torch.manual_seed(seed)
+    model = (LUONG if part == "luong" else MODELS)[name](E).to(getattr(torch, dtype))
+    with_grads = part == "budget" and name.startswith("none")
+    rows, start = [], time.perf_counter()
+    base = dict(part=part, model=name, seed=seed, E=E, dtype=dtype)
+    if with_grads:
+        rows.append(dict(base, steps=0, grad=gradient_profiles(model, grid)))
+
+    def on_step(step, m):
+        if step in checkpoints:
+            acc = accuracy_by_length(m, TEST_LENGTHS, grid["n_per_length"], seed=1)
+            row = dict(base, steps=step, acc=[round(float(a), 4) for a in acc])
+            if with_grads:
+                row["grad"] = gradient_profiles(m, grid)
+            row["seconds"] = round(time.perf_counter() - start, 1)
+            rows.append(row)
+            m.train()
+
+    train_seq2seq(model, max(checkpoints), seed=seed, batch_size=BUDGET["batch_size"],
+                  lr=BUDGET["lr"], min_len=TRAIN_LENGTHS[0], max_len=TRAIN_LENGTHS[1],
+                  on_step=on_step)
+    return rows
+
+
+def jobs(grid):
+    E = BUDGET["E"]
+    out = [("budget", m, s, E, grid["checkpoints"], "float64", grid)
+           for m in grid["budget_models"] for s in grid["seeds"]]
+    out += [("width", m, s, w, [grid["width_steps"]], "float64", grid)
+            for w in grid["widths"] for m in grid["width_models"] for s in grid["seeds"]]
+    out += [("luong", m, s, E, [grid["luong_steps"]], "float32", grid)
+            for m in LUONG for s in grid["seeds"]]
+    return out
+
+
+def cost(job):
+    """Rough relative cost, to start the longest jobs first."""
+    part, name, _, E, checkpoints, _, _ = job
+    per_step = {"none": 1.0, "none_rnn": 0.5, "bahdanau": 1.6}.get(name, 1.3) * (E / 64) ** 1.5
+    return per_step * max(checkpoints)
+
+
+def write(path, grid, rows, complete, seconds):
+    key = lambda r: (r["part"], r["model"], r["E"], r["seed"], r["steps"])
+    data = dict(script="experiments/part1_budget_sweep.py", grid=grid,
+                budget=dict(BUDGET), train_lengths=list(TRAIN_LENGTHS),
+                test_lengths=list(TEST_LENGTHS), complete=complete,
+                cpu_seconds=round(seconds, 1), rows=sorted(rows, key=key))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="reduced size, for the unit test")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="results file (JSON)")
+    parser.add_argument("--workers", type=int, default=1, help="parallel processes")
+    args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error(f"--workers must be >= 1; got {args.workers}")
+    grid = QUICK if args.quick else FULL
+    todo = sorted(jobs(grid), key=cost, reverse=True)
+    rows, seconds = [], 0.0
+    ctx = multiprocessing.get_context("spawn" if args.workers > 1 else None)
+    pool = ctx.Pool(args.workers) if args.workers > 1 else None
+    results = pool.imap_unordered(run_job, todo) if pool else map(run_job, todo)
+    for done, job_rows in enumerate(results, 1):
+        rows += job_rows
+        seconds += max((r.get("seconds", 0.0) for r in job_rows), default=0.0)
+        write(args.out, grid, rows, complete=done == len(todo), seconds=seconds)
+        last = job_rows[-1]
+        print(f"[{done}/{len(todo)}] {last['part']} {last['model']} E={last['E']} "
+              f"seed={last['seed']}: {last['seconds']} s", flush=True)
+    if pool:
+        pool.close()
+        pool.join()
+    return args.out
+
+
+if __name__ == "__main__":
+    main()
