@@ -95,6 +95,14 @@ class AdditiveAttention(nn.Module):
         return self.W_k(keys)
 
     def forward(self, query, keys, allowed=None, keys_proj=None):
+        dtype = self.W_q.weight.dtype
+        for name, t in (("query", query), ("keys", keys)):
+            if not isinstance(t, torch.Tensor):
+                raise ValueError(f"{name} must be a torch tensor; got {type(t).__name__}: "
+                                 f"use torch.as_tensor({name}, dtype={dtype})")
+            if t.dtype != dtype:
+                raise ValueError(f"{name} is {t.dtype} but the module's weights are {dtype}: "
+                                 f"convert one (module.to({t.dtype}) or {name}.to({dtype}))")
         check_additive_shapes(query, keys, self.W_q.weight.T, self.W_k.weight.T,
                               self.v_a.weight[0], allowed)
         if keys_proj is None:
@@ -115,6 +123,12 @@ from attnlab.rnn_bottleneck import BOS, PAD, Encoder
 
 def source_allowed(src_len, S):
     """Source padding mask from lengths: (B,) -> bool (B, S), True = real token (may be read)."""
+    if not isinstance(src_len, torch.Tensor) or src_len.ndim != 1 or src_len.is_floating_point():
+        raise ValueError(f"src_len must be a 1-D integer tensor of lengths (B,); got "
+                         f"{type(src_len).__name__} {tuple(getattr(src_len, 'shape', ()))}: "
+                         "use torch.as_tensor(lengths)")
+    if src_len.numel() and not 1 <= int(src_len.min()) <= int(src_len.max()) <= S:
+        raise ValueError(f"src_len must lie in 1..S={S}; got {src_len.tolist()}")
     positions = torch.arange(S, device=src_len.device)
     return positions[None, :] < src_len[:, None]          # (1, S) < (B, 1) -> (B, S)
 
@@ -195,6 +209,9 @@ def train_with_budget(model_class, seed=0, dtype=torch.float64, threads=1):
     changes the last bits of sums, and 600 Adam steps amplify them into different accuracies.
     Runs on `threads` CPU threads. Returns (model, losses, seconds).
     """
+    if not callable(model_class):
+        raise ValueError(f"model_class must be a class (or factory) called as model_class(V, E); "
+                         f"got {model_class!r}")
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     model = model_class(V, BUDGET["E"]).to(dtype)

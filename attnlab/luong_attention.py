@@ -294,6 +294,9 @@ class LuongAttention(nn.Module):
 
     def __init__(self, E, score="general", local=False, D_window=2, A=None):
         super().__init__()
+        if not D_window > 0:
+            raise ValueError(f"D_window (the local-p window's half-width) must be > 0; "
+                             f"got {D_window!r}")
         self.score = LuongScore(score, E, E, A)
         self.local, self.D_window = local, D_window
         if local:
@@ -397,3 +400,87 @@ class LuongSeq2Seq(nn.Module):
             tokens.append(y); weights.append(w)
         # (B, max_len), (B, max_len, S)
         return torch.stack(tokens, dim=1), torch.cat(weights, dim=1)
+
+
+def check_location_args(query, W_a, allowed=None):
+    """Raise ValueError, naming the argument and the fix, unless query (..., L, E), W_a (E, S_max)
+    and allowed (..., S) boolean with S <= S_max fit together."""
+    if query.ndim < 2:
+        raise ValueError(f"query must be (..., L, E); got shape {tuple(query.shape)}")
+    if W_a.ndim != 2 or W_a.shape[0] != query.shape[-1]:
+        raise ValueError(f"W_a must be (E, S_max) with E = {query.shape[-1]} (query's last dim); "
+                         f"got W_a {tuple(W_a.shape)}")
+    if allowed is not None:
+        if str(allowed.dtype) not in ("bool", "torch.bool"):
+            raise ValueError(f"allowed must be boolean (True = real token); got {allowed.dtype}")
+        if allowed.shape[-1] > W_a.shape[1]:
+            raise ValueError(f"allowed has S = {allowed.shape[-1]} positions but W_a only "
+                             f"S_max = {W_a.shape[1]} columns: train W_a for the longest source")
+        if not bool(allowed.any(-1).all()):
+            raise ValueError("every row of allowed needs at least one True")
+
+
+def location_weights_np(query, W_a, allowed=None):
+    """Luong's location-based weights, softmax(query @ W_a), over the first S positions.
+
+    query (..., L, E), W_a (E, S_max), allowed (..., S) boolean (True = real token) or None
+    (then S = S_max). Returns weights (..., L, S). The keys play no part.
+    """
+    query, W_a = np.asarray(query, dtype=np.float64), np.asarray(W_a, dtype=np.float64)
+    allowed = None if allowed is None else np.asarray(allowed)
+    check_location_args(query, W_a, allowed)
+    S = W_a.shape[1] if allowed is None else allowed.shape[-1]
+    scores = query @ W_a[:, :S]                    # (..., L, E) @ (E, S) -> (..., L, S)
+    if allowed is not None:
+        scores = np.where(allowed[..., None, :], scores, -np.inf)   # (..., 1, S) over L
+    return softmax_np(scores, axis=-1)
+
+
+def local_m_inside(L, S, D_window):
+    """The local-m window as a boolean (L, S): |s - t| <= D_window, centre p_t = t."""
+    if not (isinstance(D_window, (int, np.integer)) and D_window >= 0):
+        raise ValueError(f"D_window must be an int >= 0 (the window's half-width in positions); "
+                         f"got {D_window!r}")
+    return np.abs(np.arange(S)[None, :] - np.arange(L)[:, None]) <= D_window   # (1, S) - (L, 1)
+
+
+def local_m_weights_np(scores, D_window, allowed=None):
+    """Luong's local-m weights: the softmax of scores (B, L, S) inside |s - t| <= D_window (and on
+    real tokens, allowed (B, S)), 0 elsewhere. Rows sum to 1 (no Gaussian in local-m)."""
+    scores = np.asarray(scores, dtype=np.float64)
+    if scores.ndim != 3:
+        raise ValueError(f"scores must be (B, L, S); got shape {scores.shape}")
+    inside = local_m_inside(scores.shape[1], scores.shape[2], D_window)[None]   # (1, L, S)
+    if allowed is not None:
+        allowed = np.asarray(allowed)
+        check_allowed(allowed, (scores.shape[0], scores.shape[2]))
+        inside = inside & allowed[:, None, :]      # (B, 1, S): padding is never inside
+    if not inside.any(-1).all():
+        raise ValueError("a local-m window holds no real token (the target step t is more than "
+                         "D_window past the source's end): use a larger D_window or local-p")
+    return softmax_np(np.where(inside, scores, -np.inf), axis=-1)
+
+
+def location_weights_pt(query, W_a, allowed=None):
+    """location_weights_np in PyTorch, differentiable: (..., L, E), (E, S_max) -> (..., L, S)."""
+    check_location_args(query, W_a, allowed)
+    S = W_a.shape[1] if allowed is None else allowed.shape[-1]
+    scores = query @ W_a[:, :S]                    # (..., L, E) @ (E, S) -> (..., L, S)
+    if allowed is not None:
+        scores = scores.masked_fill(~allowed.unsqueeze(-2), float("-inf"))
+    return softmax_pt(scores, dim=-1)
+
+
+def local_m_weights_pt(scores, D_window, allowed=None):
+    """local_m_weights_np in PyTorch, differentiable in the scores: (B, L, S) -> (B, L, S)."""
+    if scores.ndim != 3:
+        raise ValueError(f"scores must be (B, L, S); got shape {tuple(scores.shape)}")
+    inside = torch.from_numpy(local_m_inside(scores.shape[1], scores.shape[2], D_window))
+    inside = inside.to(scores.device)[None]        # (1, L, S)
+    if allowed is not None:
+        check_allowed(allowed, (scores.shape[0], scores.shape[2]))
+        inside = inside & allowed.unsqueeze(1)     # (B, 1, S)
+    if not inside.any(-1).all():
+        raise ValueError("a local-m window holds no real token (the target step t is more than "
+                         "D_window past the source's end): use a larger D_window or local-p")
+    return softmax_pt(scores.masked_fill(~inside, float("-inf")), dim=-1)

@@ -58,6 +58,9 @@ def encode_batch(pairs):
 
 def to_digits(tokens):
     """One row of generated token ids -> the list of digits before the first EOS."""
+    if getattr(tokens, "ndim", 1) != 1:
+        raise ValueError(f"tokens must be ONE row of token ids (1-D); got shape "
+                         f"{tuple(tokens.shape)}: call to_digits(tokens[b]) for row b")
     digits = []
     for t in (tokens.tolist() if isinstance(tokens, torch.Tensor) else list(tokens)):
         if t == EOS:
@@ -170,6 +173,11 @@ class GRUFromScratch(nn.Module):
 
 def check_src(src, src_len):
     """Raise ValueError, naming the shapes, unless src is (B, S) and src_len (B,) in 1..S."""
+    for name, t in (("src", src), ("src_len", src_len)):
+        if not isinstance(t, torch.Tensor) or t.dtype != torch.long:
+            raise ValueError(f"{name} must be a torch.long tensor; got "
+                             f"{type(t).__name__} {getattr(t, 'dtype', '')}: use "
+                             f"torch.as_tensor({name}, dtype=torch.long)")
     shapes = f"src {tuple(src.shape)}, src_len {tuple(src_len.shape)}"
     if src.ndim != 2 or src_len.ndim != 1 or src_len.shape[0] != src.shape[0]:
         raise ValueError(f"expected src (B, S) and src_len (B,); got {shapes}")
@@ -265,6 +273,13 @@ def train_seq2seq(model, steps, seed, batch_size, lr, min_len, max_len, on_step=
     on_step(step, model), if given, runs after each optimiser step (step = 1..steps), e.g. to
     evaluate checkpoints; it must leave the model in training mode.
     """
+    for name, value in (("steps", steps), ("batch_size", batch_size)):
+        if not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a positive int; got {value!r}")
+    if not lr > 0:
+        raise ValueError(f"lr (the Adam learning rate) must be > 0; got {lr!r}")
+    if not list(model.parameters()):
+        raise ValueError(f"model ({type(model).__name__}) has no parameters to train")
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)                        # for models that draw randomness (dropout)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
@@ -292,6 +307,14 @@ def accuracy_by_length(model, lengths, n_per_length, seed):
 
     Uses model.generate(src, src_len, max_len) -> (tokens (B, max_len), weights or None).
     """
+    if not callable(getattr(model, "generate", None)):
+        raise ValueError(f"model ({type(model).__name__}) needs a generate(src, src_len, max_len) "
+                         "method: exact match is measured on greedy decoding")
+    lengths = list(lengths)
+    if not lengths or not all(isinstance(n, (int, np.integer)) and n >= 1 for n in lengths):
+        raise ValueError(f"lengths must be a non-empty list of ints >= 1; got {lengths!r}")
+    if not isinstance(n_per_length, (int, np.integer)) or n_per_length < 1:
+        raise ValueError(f"n_per_length must be a positive int; got {n_per_length!r}")
     model.eval()
     acc = []
     with torch.no_grad():

@@ -238,3 +238,21 @@ def test_train_with_budget_is_chapter_1s_recipe(monkeypatch):
     assert losses == losses_again == want
     for p, q in zip(model.parameters(), manual.parameters()):
         assert torch.equal(p, q)
+
+
+def test_module_and_helpers_reject_wrong_types_naming_the_fix():
+    from attnlab.bahdanau_attention import Seq2SeqBahdanau, source_allowed, train_with_budget
+    attn = AdditiveAttention(3, 4, 5)                                  # float32
+    with pytest.raises(ValueError, match=r"query must be a torch tensor.*torch.as_tensor"):
+        attn(np.zeros((1, 2, 3), dtype=np.float32), torch.zeros(1, 4, 4))
+    with pytest.raises(ValueError, match=r"keys is torch.float64 but the module's weights"):
+        attn(torch.zeros(1, 2, 3), torch.zeros(1, 4, 4, dtype=torch.float64))
+    with pytest.raises(ValueError, match="src_len must be a 1-D integer tensor"):
+        source_allowed(np.array([2, 3]), 4)
+    with pytest.raises(ValueError, match=r"src_len must lie in 1..S=4"):
+        source_allowed(torch.tensor([2, 5]), 4)
+    with pytest.raises(ValueError, match="model_class must be a class"):
+        train_with_budget("Seq2SeqBahdanau")
+    model = Seq2SeqBahdanau(13, 8)
+    with pytest.raises(ValueError, match="src must be a torch.long tensor"):
+        model(torch.zeros(2, 3), torch.tensor([3, 3]), torch.zeros(2, 4, dtype=torch.long))

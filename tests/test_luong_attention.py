@@ -13,7 +13,9 @@ import torch.nn.functional as F
 from attnlab.luong_attention import (
     LuongAttention, LuongScore, LuongSeq2Seq, gaussian_window_np, gaussian_window_pt,
     local_p_centre_np, local_p_centre_pt, local_p_weights_np, local_p_weights_pt,
-    luong_attention_np, luong_attention_pt, luong_scores_np, luong_scores_pt)
+    local_m_inside, local_m_weights_np, local_m_weights_pt, location_weights_np,
+    location_weights_pt, luong_attention_np, luong_attention_pt, luong_scores_np,
+    luong_scores_pt)
 
 SIZES = [(1, 1, 1, 1, 1, 1), (2, 3, 7, 5, 6, 9), (3, 9, 4, 11, 7, 3)]   # (B, L, S, Dq, Dk, A)
 
@@ -180,3 +182,66 @@ def test_seq2seq_forward_and_generate_shapes():
 def test_bad_input_raises_with_shapes(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@pytest.mark.parametrize("B, L, S, S_max, E", [(1, 1, 1, 1, 1), (2, 5, 7, 9, 3), (3, 2, 4, 4, 6)])
+def test_location_weights_against_torch_softmax(B, L, S, S_max, E):
+    rng = np.random.default_rng(B + L)
+    h, W_a = rng.normal(size=(B, L, E)), rng.normal(size=(E, S_max))
+    lens = rng.integers(1, S + 1, size=B)
+    allowed = np.arange(S)[None, :] < lens[:, None]
+    got = location_weights_np(h, W_a, allowed)
+    ref = torch.softmax((torch.from_numpy(h) @ torch.from_numpy(W_a[:, :S])).masked_fill(
+        ~torch.from_numpy(allowed)[:, None, :], float("-inf")), dim=-1)
+    np.testing.assert_allclose(got, ref.numpy(), atol=1e-12)
+    pt = location_weights_pt(torch.from_numpy(h).float(), torch.from_numpy(W_a).float(),
+                             torch.from_numpy(allowed))
+    np.testing.assert_allclose(pt.numpy(), ref.numpy(), atol=2e-6)
+    full = location_weights_np(h, W_a)                           # no mask: all S_max positions
+    assert full.shape == (B, L, S_max) and np.allclose(full.sum(-1), 1)
+
+
+@pytest.mark.parametrize("B, L, S, D", [(1, 1, 1, 0), (2, 6, 5, 2), (3, 4, 9, 1)])
+def test_local_m_weights_against_a_loop(B, L, S, D):
+    rng = np.random.default_rng(S + D)
+    scores = rng.normal(size=(B, L, S))
+    lens = np.full(B, S)
+    allowed = np.arange(S)[None, :] < lens[:, None]
+    got = local_m_weights_np(scores, D, allowed)
+    for b in range(B):
+        for t in range(L):
+            keep = [s for s in range(S) if abs(s - t) <= D]
+            want = np.zeros(S)
+            e = np.array([math.exp(scores[b, t, s]) for s in keep])
+            want[keep] = e / e.sum()
+            np.testing.assert_allclose(got[b, t], want, atol=1e-12)
+    pt = local_m_weights_pt(torch.from_numpy(scores), D, torch.from_numpy(allowed))
+    np.testing.assert_allclose(pt.numpy(), got, atol=1e-12)
+    wide = local_m_weights_np(scores, max(L, S), allowed)          # window covers everything
+    np.testing.assert_allclose(wide, torch.softmax(torch.from_numpy(scores), -1).numpy(),
+                               atol=1e-12)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: location_weights_np(np.zeros((1, 2, 3)), np.zeros((4, 5))), r"W_a must be \(E, S_max\) with E = 3"),
+    (lambda: location_weights_np(np.zeros((1, 2, 3)), np.zeros((3, 5)), np.ones((1, 6), bool)),
+     r"S_max = 5 columns"),
+    (lambda: location_weights_np(np.zeros((1, 2, 3)), np.zeros((3, 5)), np.ones((1, 5))), r"boolean"),
+    (lambda: location_weights_pt(torch.zeros(3), torch.zeros(3, 5)), r"query must be \(\.\.\., L, E\)"),
+    (lambda: local_m_weights_np(np.zeros((1, 2, 3)), -1), r"D_window must be an int >= 0"),
+    (lambda: local_m_weights_np(np.zeros((1, 2, 3)), 1.5), r"D_window must be an int >= 0"),
+    (lambda: local_m_weights_np(np.zeros((2, 3)), 1), r"scores must be \(B, L, S\)"),
+    (lambda: local_m_weights_np(np.zeros((1, 9, 3)), 1), r"holds no real token"),
+    (lambda: local_m_weights_pt(torch.zeros(1, 2, 5), 1, torch.ones(1, 4, dtype=torch.bool)),
+     r"allowed must have shape \(1, 5\)"),
+    (lambda: LuongAttention(8, "general", local=True, D_window=0), r"D_window .* must be > 0"),
+])
+def test_new_functions_reject_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_local_m_inside_is_the_band():
+    inside = local_m_inside(4, 6, 1)
+    assert inside.shape == (4, 6) and inside.sum() == 4 * 3 - 1       # t = 0 has no s = -1
+    assert all(inside[t, t] for t in range(4))

@@ -2,7 +2,8 @@
 
 References: torch's nn.GRU / nn.GRUCell / nn.RNN with copied weights, each padded sequence run
 alone, hand-written loops, and oracle models whose outputs are known exactly.
-Tolerances: 1e-12 in float64, 1e-5 for float32 GRU states (values in (-1, 1), <= 13 steps).
+Tolerances: 1e-12 in float64, 1e-5 for float32 GRU states (|values| <= max(1, |h0|), <= 13
+steps).
 """
 import warnings
 
@@ -15,8 +16,8 @@ import torch.nn.functional as F
 from attnlab.rnn_bottleneck import (
     BOS, BUDGET, EOS, PAD, TEST_LENGTHS, TRAIN_LENGTHS, V, Encoder, GRUFromScratch,
     Seq2SeqNoAttention, accuracy_by_length, check_src, elman_cell_np, encode_batch,
-    gru_cell_np, gru_cell_pt, make_pairs, rnn_np, sequence_loss, sigmoid_np, to_digits,
-    train_seq2seq,
+    gradient_by_position, gru_cell_np, gru_cell_pt, make_pairs, rnn_np, sequence_loss,
+    sigmoid_np, to_digits, train_seq2seq,
 )
 
 NAMES = ("weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0")
@@ -241,3 +242,123 @@ def test_bad_inputs_name_the_shapes():
         make_pairs(2, 5, 3, np.random.default_rng(0))
     with pytest.raises(ValueError, match="digits 0-9"):
         encode_batch([([1, 12], [12, 1])])
+
+
+# ---------------------------------------------------------------- second edition additions
+
+def test_bad_arguments_name_the_argument_and_the_fix():
+    model = Seq2SeqNoAttention(V, 8)
+    with pytest.raises(ValueError, match="steps must be a positive int"):
+        train_seq2seq(model, 0, seed=0, batch_size=4, lr=1e-3, min_len=3, max_len=5)
+    with pytest.raises(ValueError, match="batch_size must be a positive int"):
+        train_seq2seq(model, 2, seed=0, batch_size=2.5, lr=1e-3, min_len=3, max_len=5)
+    with pytest.raises(ValueError, match=r"lr \(the Adam learning rate\) must be > 0"):
+        train_seq2seq(model, 2, seed=0, batch_size=4, lr=0.0, min_len=3, max_len=5)
+    with pytest.raises(ValueError, match="needs a generate"):
+        accuracy_by_length(nn.Linear(2, 2), [3], 4, seed=0)
+    with pytest.raises(ValueError, match="non-empty list of ints"):
+        accuracy_by_length(model, [], 4, seed=0)
+    with pytest.raises(ValueError, match="n_per_length must be a positive int"):
+        accuracy_by_length(model, [3], 0, seed=0)
+    with pytest.raises(ValueError, match="ONE row"):
+        to_digits(torch.zeros(2, 3, dtype=torch.long))
+    with pytest.raises(ValueError, match=r"src must be a torch.long tensor.*torch.as_tensor"):
+        check_src(np.zeros((2, 3), dtype=np.int64), torch.tensor([3, 3]))
+    with pytest.raises(ValueError, match="src_len must be a torch.long tensor"):
+        check_src(torch.zeros(2, 3, dtype=torch.long), torch.tensor([3.0, 3.0]))
+    with pytest.raises(ValueError, match="cell must be one of"):
+        Seq2SeqNoAttention(V, 8, cell="lstm")
+    with pytest.raises(ValueError, match="E .the state width. must be a positive int"):
+        Encoder(V, 0)
+    with pytest.raises(ValueError, match="encoder.embedding"):
+        gradient_by_position(nn.Linear(2, 2), *encode_batch(make_pairs(2, 3, 3,
+                                                                       np.random.default_rng(0))))
+
+
+def test_plain_rnn_option_uses_nn_rnn_and_trains():
+    torch.manual_seed(0)
+    model = Seq2SeqNoAttention(V, 8, cell="rnn")
+    assert isinstance(model.encoder.rnn, nn.RNN) and isinstance(model.rnn, nn.RNN)
+    src, src_len, tgt_in, _ = encode_batch(make_pairs(3, 2, 6, np.random.default_rng(1)))
+    states, final = model.encoder(src, src_len)
+    assert torch.equal(final, states[torch.arange(3), src_len - 1])   # packing works for nn.RNN
+    losses = train_seq2seq(model, 30, seed=0, batch_size=16, lr=5e-3, min_len=2, max_len=4)
+    assert np.mean(losses[-5:]) < np.mean(losses[:5])
+
+
+def test_on_step_sees_every_step_and_does_not_change_training():
+    def run(callback):
+        torch.manual_seed(0)
+        m = Seq2SeqNoAttention(V, 8).double()
+        return m, train_seq2seq(m, 6, seed=0, batch_size=8, lr=5e-3, min_len=2, max_len=4,
+                                on_step=callback)
+    seen = []
+    def evaluate(step, m):                       # what the sweep does at a checkpoint
+        seen.append(step)
+        accuracy_by_length(m, [3], 4, seed=1)
+        m.train()
+    _, plain = run(None)
+    _, watched = run(evaluate)
+    assert seen == [1, 2, 3, 4, 5, 6] and plain == watched
+
+
+def test_gradient_by_position_matches_autograd_on_the_embedding():
+    torch.manual_seed(0)
+    model = Seq2SeqNoAttention(V, 6).double()
+    src, src_len, tgt_in, tgt_out = encode_batch(make_pairs(4, 5, 5, np.random.default_rng(2)))
+    got = gradient_by_position(model, src, src_len, tgt_in, tgt_out)
+    model.zero_grad()
+    emb = model.encoder.embedding(src).detach().requires_grad_()      # the same quantity, by hand
+    original = model.encoder.embedding.forward
+    model.encoder.embedding.forward = lambda _: emb
+    try:
+        logits = model(src, src_len, tgt_in)
+    finally:
+        model.encoder.embedding.forward = original
+    F.cross_entropy(logits.reshape(-1, V), tgt_out.reshape(-1), ignore_index=PAD,
+                    reduction="sum").backward()
+    np.testing.assert_allclose(got, emb.grad.norm(dim=-1).mean(0).numpy(), atol=1e-12)
+
+
+def test_budget_sweep_quick_run(tmp_path):
+    """The script behind experiments/results/part1_budget_sweep.json, at a reduced size."""
+    import importlib.util
+    import json
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "experiments" / "part1_budget_sweep.py"
+    spec = importlib.util.spec_from_file_location("part1_budget_sweep", path)
+    sweep = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sweep)
+    out = sweep.main(["--quick", "--out", str(tmp_path / "quick.json")])
+    data = json.loads(out.read_text())
+    assert data["complete"] and data["grid"] == sweep.QUICK
+    rows = data["rows"]
+    assert {r["part"] for r in rows} == {"budget", "width", "luong"}
+    assert len({(r["model"], r["seed"]) for r in rows if r["part"] == "luong"}) == 6 * 2
+    for r in rows:
+        if "acc" in r:
+            assert len(r["acc"]) == len(TEST_LENGTHS) and all(0 <= a <= 1 for a in r["acc"])
+    grads = [r for r in rows if "grad" in r]
+    assert grads and all(len(g["grad"]["6"]) == 6 for g in grads)
+    # reproducible: a second run of one job gives the same rows
+    job = [j for j in sweep.jobs(sweep.QUICK) if j[0] == "budget" and j[1] == "none"][0]
+    again = [r for r in sweep.run_job(job)]
+    first = [r for r in rows if (r["part"], r["model"], r["seed"]) == ("budget", "none", job[2])]
+    strip = lambda rs: [{k: v for k, v in r.items() if k != "seconds"} for r in rs]
+    assert strip(again) == strip(first)
+
+
+def test_committed_sweep_results_match_the_script_grid():
+    import json
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    data = json.loads((root / "experiments" / "results" / "part1_budget_sweep.json").read_text())
+    assert data["complete"], "the committed sweep is incomplete: rerun the script"
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "part1_budget_sweep", root / "experiments" / "part1_budget_sweep.py")
+    sweep = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sweep)
+    assert data["grid"] == json.loads(json.dumps(sweep.FULL))
+    assert len(data["rows"]) == sum(len(j[4]) + (j[0] == "budget" and j[1].startswith("none"))
+                                    for j in sweep.jobs(sweep.FULL))
