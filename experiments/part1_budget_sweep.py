@@ -19,7 +19,7 @@ chapter 3 in float32, and so does this script. Seed 0 reproduces the notebooks' 
 Jobs are independent, so `--workers` changes the wall time, not the results.
 
 Full run (about 10 minutes of CPU time on a quiet core; the committed results file):
-    OMP_NUM_THREADS=1 python experiments/part1_budget_sweep.py --workers 4
+    OMP_NUM_THREADS=1 python experiments/part1_budget_sweep.py --workers 6
 Reduced size (what tests/test_rnn_bottleneck.py runs, a few seconds):
     OMP_NUM_THREADS=1 python experiments/part1_budget_sweep.py --quick --out /tmp/quick.json
 """
@@ -51,7 +51,7 @@ RESULTS = Path(__file__).resolve().parent / "results" / "part1_budget_sweep.json
 FULL = dict(seeds=[0, 1, 2],
             checkpoints={"none": [200, 600, 1000, 2000], "none_rnn": [600, 2000],
                          "bahdanau": [200, 600]},
-            widths={"none": [32, 256]}, width_steps=600,
+            widths={"none": [32, 128]}, width_steps=600,
             luong_steps=150, n_per_length=200, grad_lengths=[14, 30], grad_n=256)
 QUICK = dict(seeds=[0, 1],
              checkpoints={"none": [2, 4], "none_rnn": [2, 4], "bahdanau": [2]},
