@@ -147,11 +147,16 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="reduced size, for the unit test")
     parser.add_argument("--out", type=Path, default=RESULTS, help="results file (JSON)")
     parser.add_argument("--workers", type=int, default=1, help="parallel processes")
+    parser.add_argument("--only", default="", help="comma-separated parts to run "
+                        "(budget, width, luong); default all. The file then holds only those.")
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error(f"--workers must be >= 1; got {args.workers}")
     grid = QUICK if args.quick else FULL
-    todo = sorted(jobs(grid), key=cost, reverse=True)
+    parts = {p for p in args.only.split(",") if p}
+    if parts - {"budget", "width", "luong"}:
+        parser.error(f"--only takes budget, width, luong; got {args.only!r}")
+    todo = sorted((j for j in jobs(grid) if not parts or j[0] in parts), key=cost, reverse=True)
     rows, seconds = [], 0.0
     ctx = multiprocessing.get_context("spawn" if args.workers > 1 else None)
     pool = ctx.Pool(args.workers) if args.workers > 1 else None
