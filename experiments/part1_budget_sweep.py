@@ -135,7 +135,7 @@ def write(path, grid, rows, complete, seconds):
     data = dict(script="experiments/part1_budget_sweep.py", grid=grid,
                 budget=dict(BUDGET), train_lengths=list(TRAIN_LENGTHS),
                 test_lengths=list(TEST_LENGTHS), complete=complete,
-                cpu_seconds=round(seconds, 1), rows=sorted(rows, key=key))
+                job_seconds=round(seconds, 1), rows=sorted(rows, key=key))   # wall time, summed
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
