@@ -3,7 +3,6 @@
 Do not edit: change the notebook, then run `make export`.
 """
 import numpy as np
-import torch
 
 
 def check_pe_args(n_positions, E, base):
@@ -35,6 +34,156 @@ def sinusoidal_pe_np(n_positions, E, base=10000.0):
     return pe
 
 
+def sinusoidal_shift_matrix_np(k, E, base=10000.0):
+    """The (E, E) matrix M_k with PE(p + k) = M_k @ PE(p) for every position p, float64.
+
+    Block-diagonal: block i rotates the pair (sin, cos) of frequency omega_i by angle k*omega_i.
+    It depends on the offset k only, never on p.
+    """
+    check_pe_args(1, E, base)
+    c, s = np.cos(k * sinusoidal_freqs_np(E, base)), np.sin(k * sinusoidal_freqs_np(E, base))
+    M = np.zeros((E, E))
+    M[0::2, 0::2] = np.diag(c)          # sin(a + b) = sin a cos b + cos a sin b
+    M[0::2, 1::2] = np.diag(s)
+    M[1::2, 0::2] = np.diag(-s)         # cos(a + b) = cos a cos b - sin a sin b
+    M[1::2, 1::2] = np.diag(c)
+    return M
+
+
+def relative_position_index_np(L, S=None, max_distance=None):
+    """Integer (L, S) table of clipped offsets i - j, shifted to [0, 2*max_distance].
+
+    Shaw et al. (2018) look up one learned vector (or bias) per offset, clipped to
+    [-max_distance, max_distance]: entry (i, j) indexes row clip(i - j) + max_distance.
+    """
+    S = L if S is None else S
+    if max_distance is None:
+        max_distance = max(L, S) - 1
+    if max_distance < 0 or L < 1 or S < 1:
+        raise ValueError(f"need L, S >= 1 and max_distance >= 0; got L={L}, S={S}, "
+                         f"max_distance={max_distance}")
+    rel = np.arange(L)[:, None] - np.arange(S)[None, :]   # (L, 1) - (1, S) -> (L, S): i - j
+    return np.clip(rel, -max_distance, max_distance) + max_distance
+
+
+def check_rope_args(x, positions, base):
+    """Validate x (..., T, D) with D even, positions of length T; return positions (T,)."""
+    if x.ndim < 2 or x.shape[-1] % 2:
+        raise ValueError(f"x must have shape (..., T, D) with D even (RoPE rotates pairs); "
+                         f"got shape {tuple(x.shape)}")
+    positions = np.asarray(positions)
+    if positions.ndim != 1 or positions.shape[0] != x.shape[-2]:
+        raise ValueError(f"positions must be 1-D with one entry per row of x (T={x.shape[-2]}); "
+                         f"got shape {positions.shape}. For a cache, pass arange(start, start+T)")
+    if not np.issubdtype(positions.dtype, np.integer):
+        raise ValueError(f"positions must be integers; got dtype {positions.dtype}")
+    if not np.isfinite(base) or base <= 1:
+        raise ValueError(f"base must be a finite number > 1 (10000.0 in RoFormer); got {base!r}")
+    return positions
+
+
+def rope_angles_np(positions, D, base=10000.0):
+    """Angles m * theta_i, theta_i = base**(-2i/D): (T,) positions -> (T, D/2) float64."""
+    theta = base ** (-np.arange(0, D, 2, dtype=np.float64) / D)         # (D/2,)
+    pos = np.asarray(positions, dtype=np.float64)
+    return pos[:, None] * theta                     # (T, 1) * (D/2,) -> (T, D/2)
+
+
+def rope_interleaved_np(x, positions, base=10000.0):
+    """RoPE, interleaved pairs (RoFormer paper): rotate (x[2i], x[2i+1]) by m * theta_i.
+
+    x: (..., T, D), D even; positions: (T,) integers. Returns float64 (..., T, D).
+    Complex view: z_i = x[2i] + 1j * x[2i+1] is multiplied by exp(1j * m * theta_i).
+    """
+    x = np.asarray(x, dtype=np.float64)
+    positions = check_rope_args(x, positions, base)
+    ang = rope_angles_np(positions, x.shape[-1], base)                  # (T, D/2)
+    cos, sin = np.cos(ang), np.sin(ang)
+    x1, x2 = x[..., 0::2], x[..., 1::2]                                 # (..., T, D/2) each
+    out = np.empty_like(x)
+    out[..., 0::2] = x1 * cos - x2 * sin
+    out[..., 1::2] = x1 * sin + x2 * cos
+    return out
+
+
+def rope_rotate_half_np(x, positions, base=10000.0):
+    """RoPE, rotate-half form (GPT-NeoX, Llama): rotate (x[i], x[i + D/2]) by m * theta_i.
+
+    x: (..., T, D), D even; positions: (T,) integers. Returns float64 (..., T, D).
+    out = x * cos + rotate_half(x) * sin, rotate_half(x) = concat(-x[D/2:], x[:D/2]).
+    """
+    x = np.asarray(x, dtype=np.float64)
+    positions = check_rope_args(x, positions, base)
+    ang = rope_angles_np(positions, x.shape[-1], base)                  # (T, D/2)
+    cos = np.concatenate([np.cos(ang)] * 2, axis=-1)                    # (T, D/2) -> (T, D)
+    sin = np.concatenate([np.sin(ang)] * 2, axis=-1)
+    half = x.shape[-1] // 2
+    rotated = np.concatenate([-x[..., half:], x[..., :half]], axis=-1)  # (..., T, D)
+    return x * cos + rotated * sin
+
+
+def interleaved_to_half_perm(D):
+    """Column order that turns interleaved pairs into rotate-half pairs: [0, 2, .., 1, 3, ..].
+
+    rope_rotate_half(x[..., perm]) == rope_interleaved(x)[..., perm]. Apply it to the columns
+    of W_q and W_k (per head) to run an interleaved checkpoint with rotate-half code.
+    """
+    if D < 2 or D % 2:
+        raise ValueError(f"D must be even and >= 2; got {D}")
+    return np.concatenate([np.arange(0, D, 2), np.arange(1, D, 2)])
+
+
+def rope_decay_bound_np(distances, D, base=10000.0):
+    """RoFormer's long-term decay curve: (1 / (D/2)) * sum_j |sum_{i<j} exp(1j * r * theta_i)|.
+
+    The paper bounds |q_m . k_n| by max_i |h_{i+1} - h_i| times sum_j |S_j| (Abel summation);
+    this returns that sum, divided by D/2, for each relative distance r = m - n. (R,) -> (R,).
+    """
+    theta = base ** (-np.arange(0, D, 2, dtype=np.float64) / D)         # (D/2,)
+    r = np.asarray(distances, dtype=np.float64)[:, None]                # (R, 1)
+    partial = np.cumsum(np.exp(1j * r * theta), axis=-1)                # (R, D/2): S_1 .. S_{D/2}
+    return np.abs(partial).mean(axis=-1)
+
+
+import math
+
+
+def alibi_slopes(H):
+    """ALiBi head slopes (Press et al. 2022), float64 (H,).
+
+    H a power of 2: the geometric sequence 2**(-8/H), 2**(-16/H), ..., 2**(-8).
+    Otherwise: the slopes for the power of 2 below H, then every other slope of the next one.
+    """
+    if not isinstance(H, (int, np.integer)) or H < 1:
+        raise ValueError(f"H must be a positive integer (number of heads); got {H!r}")
+
+    def power_of_2(n):
+        return 2.0 ** (-8.0 * np.arange(1, n + 1) / n)
+
+    if H & (H - 1) == 0:
+        return power_of_2(H)
+    low = 2 ** int(math.floor(math.log2(H)))
+    return np.concatenate([power_of_2(low), power_of_2(2 * low)[0::2][:H - low]])
+
+
+def alibi_bias_np(H, L, S=None):
+    """ALiBi bias (H, L, S), float64: slope_h * (j - i) for query i and key j.
+
+    Queries are the last L of the S positions (bottom-right, as in a KV cache); the bias is
+    meant for causal attention: add it to the scaled scores, then apply the causal mask.
+    """
+    S = L if S is None else S
+    if L < 1 or S < L:
+        raise ValueError(f"need 1 <= L <= S (queries are the last L of S positions); "
+                         f"got L={L}, S={S}")
+    i = np.arange(L)[:, None] + (S - L)                 # (L, 1) query positions
+    j_minus_i = np.arange(S)[None, :] - i               # (1, S) - (L, 1) -> (L, S)
+    return alibi_slopes(H)[:, None, None] * j_minus_i   # (H, 1, 1) * (L, S) -> (H, L, S)
+
+
+import torch
+
+
 def sinusoidal_pe_pt(n_positions, E, base=10000.0, dtype=torch.float32):
     """PyTorch sinusoidal table (n_positions, E): angles in float64, then cast to `dtype`."""
     check_pe_args(n_positions, E, base)
@@ -43,3 +192,71 @@ def sinusoidal_pe_pt(n_positions, E, base=10000.0, dtype=torch.float32):
     angles = pos * freqs                               # (P, 1) * (E/2,) -> (P, E/2)
     pe = torch.stack([angles.sin(), angles.cos()], dim=-1)   # (P, E/2, 2)
     return pe.reshape(n_positions, E).to(dtype)        # (P, E/2, 2) -> (P, E), sin/cos interleaved
+
+
+def rope_angles_pt(positions, D, base=10000.0, device=None):
+    """(T,) positions -> (T, D/2) angles m * theta_i, computed in float64."""
+    theta = base ** (-torch.arange(0, D, 2, dtype=torch.float64, device=device) / D)
+    pos = torch.as_tensor(positions, device=device).to(torch.float64)
+    return pos[:, None] * theta                     # (T, 1) * (D/2,) -> (T, D/2)
+
+
+def _check_rope_pt(x, positions, base):
+    positions = torch.as_tensor(positions, device=x.device)
+    check_rope_args(x, positions.cpu().numpy(), base)
+    return positions
+
+
+def rope_interleaved_pt(x, positions, base=10000.0):
+    """PyTorch twin of rope_interleaved_np: x (..., T, D) -> same shape and dtype."""
+    positions = _check_rope_pt(x, positions, base)
+    ang = rope_angles_pt(positions, x.shape[-1], base, x.device)
+    cos, sin = ang.cos().to(x.dtype), ang.sin().to(x.dtype)            # (T, D/2)
+    x1, x2 = x[..., 0::2], x[..., 1::2]                                 # (..., T, D/2) each
+    out = torch.stack([x1 * cos - x2 * sin, x1 * sin + x2 * cos], -1)   # (..., T, D/2, 2)
+    return out.flatten(-2)                          # (..., T, D/2, 2) -> (..., T, D)
+
+
+def rope_rotate_half_pt(x, positions, base=10000.0):
+    """PyTorch twin of rope_rotate_half_np (the GPT-NeoX / Llama layout)."""
+    positions = _check_rope_pt(x, positions, base)
+    ang = rope_angles_pt(positions, x.shape[-1], base, x.device)
+    cos = torch.cat([ang.cos()] * 2, -1).to(x.dtype)                    # (T, D/2) -> (T, D)
+    sin = torch.cat([ang.sin()] * 2, -1).to(x.dtype)
+    x1, x2 = x.chunk(2, dim=-1)                                         # (..., T, D/2) each
+    return x * cos + torch.cat([-x2, x1], dim=-1) * sin
+
+
+def alibi_bias_pt(H, L, S=None, dtype=torch.float32, device=None):
+    """PyTorch twin of alibi_bias_np: (H, L, S) in `dtype`."""
+    return torch.as_tensor(alibi_bias_np(H, L, S), dtype=dtype, device=device)
+
+
+import torch.nn as nn
+
+
+class LearnedPositionalEmbedding(nn.Module):
+    """A trainable table of max_len position vectors, added to x (B, T, E) -> (B, T, E).
+
+    Position p reads row p. There is no row max_len: a longer input raises ValueError here
+    (a bare nn.Embedding raises IndexError), and rows that training never reached keep their
+    random initial values.
+    """
+
+    def __init__(self, max_len, E):
+        super().__init__()
+        self.max_len, self.E = max_len, E
+        self.table = nn.Embedding(max_len, E)             # weight (max_len, E)
+
+    def forward(self, x, positions=None):
+        if x.ndim != 3 or x.shape[-1] != self.E:
+            raise ValueError(f"x must have shape (B, T, E={self.E}); got {tuple(x.shape)}")
+        T = x.shape[1]
+        if positions is None:
+            positions = torch.arange(T, device=x.device)
+        positions = torch.as_tensor(positions, device=x.device)
+        if positions.numel() and (int(positions.max()) >= self.max_len or int(positions.min()) < 0):
+            raise ValueError(f"positions must lie in [0, max_len={self.max_len}); got up to "
+                             f"{int(positions.max())}. A learned table has no row past max_len: "
+                             "build it with a larger max_len (and train on those positions)")
+        return x + self.table(positions)                  # (B, T, E) + (T, E) -> (B, T, E)
