@@ -1,7 +1,6 @@
 """attnlab.transformer_block against PyTorch's built-ins, in float64, on awkward sizes."""
+import importlib.util
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -198,11 +197,12 @@ def test_seq2seq_transformer_shapes_and_causality():
 
 
 def test_experiment_script_quick(tmp_path):
+    spec = importlib.util.spec_from_file_location(
+        "ch09_experiment", ROOT / "experiments" / "ch09_transformer_vs_rnn.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
     out = tmp_path / "quick.json"
-    subprocess.run([sys.executable, str(ROOT / "experiments" / "ch09_transformer_vs_rnn.py"),
-                    "--quick", "--out", str(out)], check=True, cwd=ROOT,
-                   env={"OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT),
-                        "PATH": "/usr/bin:/bin"})
+    module.main(["--quick", "--out", str(out)])
     result = json.loads(out.read_text())
     assert {r["model"] for r in result["runs"]} == {"rnn", "bahdanau", "transformer"}
     assert all(len(r["accuracy"]) == len(result["test_lengths"]) for r in result["runs"])
