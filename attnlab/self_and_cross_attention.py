@@ -35,7 +35,8 @@ def check_allowed_single_head(allowed, scores_shape):
 
 
 def check_scale(scale):
-    if scale is not None and not (np.isscalar(scale) and np.isfinite(scale) and scale > 0):
+    ok = isinstance(scale, (int, float, np.number)) and not isinstance(scale, bool)
+    if scale is not None and not (ok and np.isfinite(scale) and scale > 0):
         raise ValueError(f"scale must be a positive finite number or None (for 1/sqrt(D)); "
                          f"got {scale!r}")
 
