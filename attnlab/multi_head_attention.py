@@ -162,13 +162,13 @@ class MultiHeadAttention(nn.Module):
 
     def __init__(self, E, H, bias=True, dropout=0.0):
         super().__init__()
-        if isinstance(E, bool) or not (isinstance(E, int) and E > 0):
+        if isinstance(E, bool) or not (isinstance(E, (int, np.integer)) and E > 0):
             raise ValueError(f"the model width E must be a positive int; got E={E!r}")
         check_heads(E, H)
         if not (isinstance(dropout, (int, float)) and 0.0 <= dropout < 1.0):
             raise ValueError(f"dropout is a probability in [0, 1); got dropout={dropout!r}. "
                              "Use 0.0 to switch it off (typical values: 0.0 to 0.1).")
-        self.E, self.H, self.D, self.dropout = E, H, E // H, float(dropout)
+        self.E, self.H, self.D, self.dropout = int(E), int(H), int(E // H), float(dropout)
         self.q_proj = nn.Linear(E, E, bias=bias)
         self.k_proj = nn.Linear(E, E, bias=bias)
         self.v_proj = nn.Linear(E, E, bias=bias)

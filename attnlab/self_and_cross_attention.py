@@ -116,7 +116,7 @@ class CrossAttention(nn.Module):
     def __init__(self, E_q, E_kv, D, Dv=None, bias=False):
         super().__init__()
         for name, n in (("E_q", E_q), ("E_kv", E_kv), ("D", D), ("Dv", 1 if Dv is None else Dv)):
-            if isinstance(n, bool) or not (isinstance(n, int) and n > 0):
+            if isinstance(n, bool) or not (isinstance(n, (int, np.integer)) and n > 0):
                 raise ValueError(f"{name} must be a positive int; got {name}={n!r}")
         self.E_q, self.E_kv, self.D, self.Dv = E_q, E_kv, D, D if Dv is None else Dv
         self.W_q = nn.Linear(E_q, D, bias=bias)         # weight (D, Eq): (out, in)
