@@ -301,7 +301,7 @@ def sliding_window_attention_pt(q, k, v, w, causal=True, scale=None):
     k_span = F.pad(k, pad_keys).unfold(-2, span, c)     # (..., L', D) -> (..., nb, D, span)
     v_span = F.pad(v, pad_keys).unfold(-2, span, c)     # (..., L', Dv) -> (..., nb, Dv, span)
     q_blk = F.pad(q, (0, 0, 0, nb * c - L)).reshape(*batch, nb, c, D)   # (..., nb, c, D)
-    scores = (q_blk @ k_span) * scale       # (..., nb, c, D) @ (..., nb, D, span) -> (..., nb, c, span)
+    scores = (q_blk @ k_span) * scale   # (..., nb, c, D) @ (..., nb, D, span) -> (..., nb, c, span)
     back = torch.arange(c)[:, None] + w - torch.arange(span)[None, :]   # i - j: (c, span)
     near = (back >= 0) & (back <= w) if causal else back.abs() <= w
     key_pos = torch.arange(nb)[:, None] * c - w + torch.arange(span)[None, :]   # (nb, span)
