@@ -349,3 +349,46 @@ def performer_attention_pt(q, k, v, omega, causal=False):
     phi_q = torch.exp(log_q - log_q.amax(dim=-1, keepdim=True))
     phi_k = torch.exp(log_k - log_k.amax(dim=(-2, -1), keepdim=True))
     return kernel_attention_pt(phi_q, phi_k, v, causal)
+
+
+import contextlib
+import os
+import time
+
+from torch.profiler import ProfilerActivity, profile
+
+
+@contextlib.contextmanager
+def quiet_stderr():
+    """Silence C-level stderr (the profiler's start/stop lines)."""
+    saved = os.dup(2)
+    with open(os.devnull, "w") as null:
+        os.dup2(null.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
+def peak_bytes(fn, *args):
+    """Largest total of live CPU allocations made by fn(*args), from the profiler's events."""
+    with quiet_stderr(), profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+        fn(*args)
+    events = sorted((e.start_ns(), e.nbytes()) for e in prof.profiler.kineto_results.events()
+                    if e.name() == "[memory]")
+    live = peak = 0
+    for _, nbytes in events:
+        live += nbytes
+        peak = max(peak, live)
+    return peak
+
+
+def best_time(fn, *args, repeats=3):
+    """Shortest wall-clock time of `repeats` calls fn(*args), in seconds."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn(*args)
+        times.append(time.perf_counter() - start)
+    return min(times)
