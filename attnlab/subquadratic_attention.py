@@ -312,7 +312,7 @@ def sliding_window_attention_pt(q, k, v, w, causal=True, scale=None):
     W = w + 1 if causal else 2 * w + 1
     slot = torch.arange(c)[:, None] + torch.arange(W)[None, :]   # band slot t -> span r + t
     band = weights.gather(-1, slot.expand(*weights.shape[:-1], W))   # (..., nb, c, W)
-    return out, band.reshape(*batch, nb * c, W)[..., :L, :]
+    return out, band.reshape(*batch, nb * c, W)[..., :L, :]   # (..., nb, c, W) -> (..., L, W)
 
 
 def kernel_attention_pt(phi_q, phi_k, v, causal=False):
@@ -327,8 +327,8 @@ def kernel_attention_pt(phi_q, phi_k, v, causal=False):
         return (phi_q @ kv) / (phi_q @ z), None     # (..., L, M) @ (..., M, Dv or 1)
     kv = torch.cumsum(phi_k.unsqueeze(-1) * v.unsqueeze(-2), dim=-3)   # (..., S, M, Dv)
     z = torch.cumsum(phi_k, dim=-2)                                    # (..., S, M)
-    num = torch.einsum("...lm,...lmv->...lv", phi_q, kv)
-    den = torch.einsum("...lm,...lm->...l", phi_q, z)
+    num = torch.einsum("...lm,...lmv->...lv", phi_q, kv)   # (..., L, M) x (..., L, M, Dv)
+    den = torch.einsum("...lm,...lm->...l", phi_q, z)      # (..., L, M) x (..., L, M)
     return num / den.unsqueeze(-1), None
 
 
