@@ -146,7 +146,9 @@ def slopes(H):
     def power_of_2(n):
         return 2.0 ** (-8.0 * np.arange(1, n + 1) / n)
     n = 2 ** int(np.floor(np.log2(H)))
-    s = power_of_2(H) if n == H else np.concatenate([power_of_2(n), power_of_2(2 * n)[0::2][:H - n]])
+    s = power_of_2(H)
+    if n != H:
+        s = np.concatenate([power_of_2(n), power_of_2(2 * n)[0::2][:H - n]])
     return np.sort(s)[::-1]
 '''),
 ]
