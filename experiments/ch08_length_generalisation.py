@@ -12,7 +12,7 @@ not exist), learned_x4 (a table of TEST_LEN rows, of which training reaches only
 TRAIN_LEN), rope (rotate-half), alibi. Seeded, one CPU thread; writes
 experiments/results/ch08_length_generalisation.json (the full run) or the path given by --out.
 
-    OMP_NUM_THREADS=1 python experiments/ch08_length_generalisation.py          # full, ~15 min
+    OMP_NUM_THREADS=1 python experiments/ch08_length_generalisation.py          # full, ~20 min
     OMP_NUM_THREADS=1 python experiments/ch08_length_generalisation.py --quick  # seconds
 """
 from __future__ import annotations

@@ -114,11 +114,19 @@ def test_rope_scores_depend_only_on_offset(rope):
     assert abs((rope(q, [0]) @ rope(k, [0]).T).item() - (q @ k.T).item()) <= 1e-12
 
 
-def test_rope_decay_bound_decreases_overall():
-    r = np.arange(0, 2000)
-    bound = rope_decay_bound_np(r, 128)
+def test_rope_decay_bound_against_loops_and_decaying_on_average():
+    D = 128
+    r = np.arange(0, 20001)
+    bound = rope_decay_bound_np(r, D)
     assert bound[0] == pytest.approx(32.5, rel=1e-12)              # mean of 1..64 at r = 0
-    assert bound[1000:].max() < 0.25 * bound[0]
+    for dist in [1, 37, 999]:                                       # written out with loops
+        total, partial = 0.0, 0j
+        for i in range(D // 2):
+            partial += np.exp(1j * dist * 10000.0 ** (-2 * i / D))
+            total += abs(partial)
+        assert bound[dist] == pytest.approx(total / (D // 2), rel=1e-12)
+    means = [bound[a:b].mean() for a, b in [(1, 10), (10, 100), (100, 1000), (1000, 20001)]]
+    assert all(x > y for x, y in zip(means, means[1:]))
 
 
 def test_alibi_slopes_and_bias():
