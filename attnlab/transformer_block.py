@@ -213,29 +213,7 @@ def llama_ffn_width(E, multiple_of=256):
     return multiple_of * ((F + multiple_of - 1) // multiple_of)
 
 
-from attnlab.multi_head_attention import MultiHeadAttention, merge_heads_pt, split_heads_pt
-from attnlab.masks import masked_sdpa_pt
-
-
-class DropoutMultiHeadAttention(MultiHeadAttention):
-    """Chapter 7's MultiHeadAttention (same weights: q_proj, k_proj, v_proj, out_proj) plus
-    attention dropout on the weights after the softmax, in training mode only.
-    Returns (out, weights); weights are those before dropout."""
-
-    def __init__(self, E, H, dropout=0.0, bias=True):
-        super().__init__(E, H, bias=bias)
-        if not 0.0 <= dropout < 1.0:
-            raise ValueError(f"dropout must lie in [0, 1); got {dropout}")
-        self.dropout = dropout
-
-    def forward(self, query, key, value, allowed=None):
-        if not (self.training and self.dropout > 0):
-            return super().forward(query, key, value, allowed)    # chapter 7, unchanged
-        out, weights = super().forward(query, key, value, allowed)  # checks shapes
-        v = split_heads_pt(self.v_proj(value), self.H)            # (B, S, E) -> (B, H, S, D)
-        dropped = F.dropout(weights, self.dropout)                # NEW: zero some weights
-        heads = dropped @ v              # NEW (B, H, L, S) @ (B, H, S, D) -> (B, H, L, D)
-        return self.out_proj(merge_heads_pt(heads)), weights      # (B, L, E) -> (B, L, E)
+from attnlab.multi_head_attention import MultiHeadAttention
 
 
 def check_block_input(x, E, name="x"):
@@ -249,8 +227,8 @@ class EncoderBlock(nn.Module):
     """One Transformer encoder block, batch first.
 
     Weight layout (what to_torch_encoder_layer copies into nn.TransformerEncoderLayer):
-      self_attn: DropoutMultiHeadAttention, i.e. chapter 7's q_proj, k_proj, v_proj, out_proj,
-                 each nn.Linear(E, E) with weight (out, in);
+      self_attn: chapter 7's MultiHeadAttention (q_proj, k_proj, v_proj, out_proj, each
+                 nn.Linear(E, E) with weight (out, in); dropout on its weights);
       ffn.linear1: nn.Linear(E, F), ffn.linear2: nn.Linear(F, E); norm1, norm2: LayerNorm(E).
     norm_first=False (post-LN, Vaswani et al. 2017): x = norm1(x + drop(MHA(x)));
                                                      x = norm2(x + drop(FFN(x))).
@@ -264,7 +242,7 @@ class EncoderBlock(nn.Module):
                  eps=1e-5):
         super().__init__()
         self.E, self.H, self.norm_first = E, H, norm_first
-        self.self_attn = DropoutMultiHeadAttention(E, H, dropout)
+        self.self_attn = MultiHeadAttention(E, H, dropout=dropout)
         self.ffn = FeedForward(E, F, activation, dropout)
         self.norm1, self.norm2 = LayerNorm(E, eps), LayerNorm(E, eps)
         self.dropout1, self.dropout2 = nn.Dropout(dropout), nn.Dropout(dropout)   # residual
@@ -288,7 +266,7 @@ class DecoderBlock(nn.Module):
     the encoder's output (memory), FFN; each a residual sub-layer with its own LayerNorm.
 
     Weight layout (what to_torch_decoder_layer copies into nn.TransformerDecoderLayer):
-      self_attn, cross_attn: DropoutMultiHeadAttention (q_proj, k_proj, v_proj, out_proj);
+      self_attn, cross_attn: chapter 7's MultiHeadAttention (q_proj, k_proj, v_proj, out_proj);
       ffn.linear1, ffn.linear2; norm1 (self), norm2 (cross), norm3 (FFN): LayerNorm(E).
     forward(x (B, L, E), memory (B, S, E), self_allowed=None (e.g. causal, (L, L)),
             cross_allowed=None (e.g. source padding, (B, 1, 1, S)))
@@ -299,8 +277,8 @@ class DecoderBlock(nn.Module):
                  eps=1e-5):
         super().__init__()
         self.E, self.H, self.norm_first = E, H, norm_first
-        self.self_attn = DropoutMultiHeadAttention(E, H, dropout)
-        self.cross_attn = DropoutMultiHeadAttention(E, H, dropout)
+        self.self_attn = MultiHeadAttention(E, H, dropout=dropout)
+        self.cross_attn = MultiHeadAttention(E, H, dropout=dropout)
         self.ffn = FeedForward(E, F, activation, dropout)
         self.norm1, self.norm2, self.norm3 = (LayerNorm(E, eps) for _ in range(3))
         self.dropout1, self.dropout2, self.dropout3 = (nn.Dropout(dropout) for _ in range(3))

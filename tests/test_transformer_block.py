@@ -9,12 +9,12 @@ import torch
 import torch.nn as nn
 
 from attnlab.masks import causal_mask_pt, padding_mask_pt
-from attnlab.transformer_block import (DecoderBlock, DropoutMultiHeadAttention, EncoderBlock,
-                                       FeedForward, LayerNorm, RMSNorm, Seq2SeqTransformer,
-                                       SwiGLU, block_params_np, encoder_block_np, ffn_np,
-                                       init_block_params_np, layer_norm_np, llama_ffn_width,
-                                       rms_norm_np, to_torch_decoder_layer,
-                                       to_torch_encoder_layer)
+from attnlab.multi_head_attention import MultiHeadAttention
+from attnlab.transformer_block import (DecoderBlock, EncoderBlock, FeedForward, LayerNorm,
+                                       RMSNorm, Seq2SeqTransformer, SwiGLU, block_params_np,
+                                       encoder_block_np, ffn_np, init_block_params_np,
+                                       layer_norm_np, llama_ffn_width, rms_norm_np,
+                                       to_torch_decoder_layer, to_torch_encoder_layer)
 
 ROOT = Path(__file__).resolve().parent.parent
 TOL64 = 1e-12
@@ -134,7 +134,7 @@ def test_dropout_train_and_eval():
         assert torch.equal(blk(x, *args)[0], blk(x, *args)[0])
         blk.train()
         assert not torch.allclose(blk(x, *args)[0], blk(x, *args)[0])
-    mha = DropoutMultiHeadAttention(8, 2, dropout=0.5).train()
+    mha = MultiHeadAttention(8, 2, dropout=0.5).train()
     q = torch.randn(1, 4, 8)
     _, w = mha(q, q, q)
     assert torch.allclose(w.sum(-1), torch.ones(1, 2, 4))      # weights before dropout
@@ -171,7 +171,7 @@ def test_bad_inputs_raise_clear_errors():
     with pytest.raises(ValueError, match="divisible"):
         EncoderBlock(10, 3)
     with pytest.raises(ValueError, match="dropout"):
-        DropoutMultiHeadAttention(8, 2, dropout=1.0)
+        EncoderBlock(8, 2, dropout=1.0)
     with pytest.raises(ValueError, match="params lacks"):
         encoder_block_np(np.ones((1, 2, 4)), {"attn": {}}, 2)
     model = Seq2SeqTransformer(13, 16, H=2, n_layers=1, max_positions=8)
