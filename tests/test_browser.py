@@ -200,8 +200,10 @@ def test_pages_load_nothing_from_outside(pages):
 
 
 def test_math_is_typeset(pages):
-    bad = {name: RAW_TEX.search(v["text"]).group(0) for name, v in pages.items()
-           if RAW_TEX.search(v["text"])}
+    bad = {}
+    for name, v in pages.items():
+        if m := RAW_TEX.search(v["text"]):
+            bad[name] = v["text"][max(0, m.start() - 60):m.end() + 20]
     assert not bad, f"raw TeX left on {len(bad)} pages: {bad}"
 
 
@@ -219,11 +221,17 @@ def test_code_up_to_100_columns_does_not_scroll_on_a_desktop(pages):
     assert not bad, f"code blocks (<= 100 columns) that would scroll at 1400 px: {bad}"
 
 
+def _meaningless(alt: str) -> bool:
+    alt = alt.strip()
+    return (len(alt.split()) < 3 or bool(HASHED.search(alt))
+            or alt.startswith("No description has been provided"))
+
+
 def test_images_have_meaningful_alt_text(pages):
     bad = {}
     for name, v in pages.items():
         for src, alt in v["images"]:
-            if len(alt.split()) < 3 or HASHED.search(alt.strip()):
+            if _meaningless(alt):
                 bad.setdefault(name, []).append(alt or f"(no alt) {src}")
     n = sum(len(v["images"]) for v in pages.values())
     BROWSER_SUMMARY["images checked"] = f"{n}, {sum(map(len, bad.values()))} without a usable alt"
@@ -270,6 +278,7 @@ MEASURE = """async ([h, v]) => {
     return {height: s.scrollHeight, width: s.scrollWidth,
             wide_code: [...s.querySelectorAll('pre')].filter(p => p.scrollWidth > p.clientWidth + 1).length,
             prompt: /In\\s*\\[\\d*\\]:/.test(text),
+            alts: [...s.querySelectorAll('img')].map(i => i.getAttribute('alt') || ''),
             title: (s.querySelector('h1, h2, h3') || {textContent: ''}).textContent.slice(0, 60)};
 }"""
 SLIDE_TEXT = """() => {
@@ -323,6 +332,13 @@ def test_decks_are_titled_by_chapter_without_prompts_or_raw_tex(decks):
         assert not any(s["prompt"] for s in d["slides"]), f"{name}: an In [n]: prompt shows"
         raw = RAW_TEX.search(d["text"])
         assert not raw, f"{name}: raw TeX on a slide: {raw.group(0)!r}"
+
+
+def test_deck_figures_have_meaningful_alt_text(decks):
+    bad = {name: [a for s in d["slides"] for a in s["alts"] if _meaningless(a)]
+           for name, d in decks.items()}
+    bad = {k: v for k, v in bad.items() if v}
+    assert not bad, f"figures on slides without a usable alt text: {bad}"
 
 
 def test_every_slide_fits_1280_by_720(decks):

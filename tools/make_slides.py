@@ -9,6 +9,8 @@ reveal template (tools/slides_template/attn_reveal/) this script makes sure that
   registry once (into vendor/, ignored by git) and are copied next to the decks; no Google
   Fonts, no mermaid module;
 - cells of type `notes` are speaker notes (press `s` in the deck);
+- the opening cell is split: title and what you build; prerequisites and time as notes; the
+  objectives on a slide of their own;
 - a code cell tagged `slide-output-only` shows its output without its code;
 - an error shows only its last line (`ValueError: ...`), never a traceback;
 - figures are scaled down until their slide fits 1280 x 720, and code wraps at the slide's edge;
@@ -51,6 +53,7 @@ URLS = {
 SKIP_IN_COPY = shutil.ignore_patterns("unpacked", "test", "png", "otf", "eot", "svg", "docs",
                                       "*.md", "demo.html", "index.html", "css", "js")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_LABEL = re.compile(r"^\([\w-]+\)=[ \t]*\n?", re.M)
 
 
 def deck_notebooks() -> list[Path]:
@@ -82,10 +85,37 @@ def chapter_title(nb) -> str:
     return "Attention, Executed"
 
 
+def split_opening(nb) -> None:
+    """The opening cell is too long for one slide: in the deck it becomes the title with
+    **What you build:**, the speaker notes (**Prerequisites:**, **Time:**), and a second slide
+    with **You will be able to:** and its list. A cell of another shape is left as it is."""
+    if not nb.cells or nb.cells[0].cell_type != "markdown":
+        return
+    text = nb.cells[0].source
+    goals = text.find("**You will be able to:**")
+    notes = min((i for i in (text.find("**Prerequisites:**"), text.find("**Time:**")) if i >= 0),
+                default=-1)
+    if goals < 0 or not 0 <= notes < goals:
+        return
+    head, middle, tail = text[:notes].rstrip(), text[notes:goals].strip(), text[goals:].strip()
+    cells = [copy.deepcopy(nb.cells[0]) for _ in range(3)]
+    parts = zip("abc", cells, (head, middle, tail), ("slide", "notes", "subslide"))
+    for suffix, cell, source, kind in parts:
+        cell.source = source
+        cell.metadata["slideshow"] = {"slide_type": kind}
+        if "id" in cell:
+            cell.id = f"{cell.id}-{suffix}"
+    nb.cells[0:1] = cells
+
+
 def for_slides(nb):
     """A copy of the notebook as the deck shows it (the page is not changed)."""
     nb = copy.deepcopy(nb)
+    split_opening(nb)
     for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = _LABEL.sub("", cell.source)     # MyST labels are for the site
+            continue
         if cell.cell_type != "code":
             continue
         if OUTPUT_ONLY in tags(cell):
