@@ -254,7 +254,7 @@ def test_sidebars_open_at_phone_width(site, browser):
     assert opened, "the sidebar toggle does not open the table of contents at 400 px"
     page.keyboard.press("Escape")
     page.wait_for_timeout(300)
-    toc = "#pst-secondary-sidebar-modal .bd-toc-nav a, #pst-secondary-sidebar .bd-toc-nav a"
+    toc = "#pst-secondary-sidebar-modal a, .bd-sidebar-secondary nav a"
     page.locator("button.secondary-toggle:visible").first.click()
     page.wait_for_timeout(500)
     links = page.locator(toc)
@@ -262,6 +262,21 @@ def test_sidebars_open_at_phone_width(site, browser):
     assert opened, "the page-contents toggle does not open the page's contents at 400 px"
     assert not page.errors, page.errors
     page.close()
+
+
+def test_no_extra_top_bar_and_one_search_box(site, browser):
+    """pydata-sphinx-theme 0.17 added a full-width header holding only a search button, and the
+    search page then showed three search boxes."""
+    base, _ = site
+    page = _open(browser, base, DESKTOP)
+    page.goto(base + "search.html", wait_until="networkidle")
+    header = page.evaluate("""() => { const h = document.querySelector('header.bd-header');
+        return h ? h.getBoundingClientRect().height : 0; }""")
+    boxes = page.evaluate("""() => [...document.querySelectorAll('input[type=search], input[name=q]')]
+        .filter(i => i.offsetParent !== null).length""")
+    page.close()
+    assert header == 0, f"a top bar of {header} px above the page"
+    assert boxes <= 2, f"{boxes} visible search boxes on the search page"
 
 
 # --- the decks --------------------------------------------------------------------------------
