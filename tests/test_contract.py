@@ -84,3 +84,44 @@ def test_exercise_notebook_has_checks(path):
     checks = [c for c in nb.cells if "check" in tags(c)]
     stubs = [c for c in nb.cells if "# BEGIN SOLUTION" in c.source]
     assert len(checks) >= 4 and len(stubs) >= 4, "at least four exercises, each checked"
+
+
+EXERCISE_HEADING = re.compile(r"^## Exercise (\d+): \S", re.M)
+
+
+def exercise_cells(nb):
+    return [c for c in nb.cells if c.cell_type == "markdown" and EXERCISE_HEADING.search(c.source)]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=ids)
+def test_exercises_point_to_sections_and_fold_hints(path):
+    """Each exercise names the section it practises, says whether attnlab may be used and
+    keeps its hint folded; stubs carry no hint (book/chapter_contract.md, Exercises)."""
+    nb = read(SOLUTIONS / path.name)
+    cells = exercise_cells(nb)
+    numbers = [int(EXERCISE_HEADING.search(c.source).group(1)) for c in cells]
+    assert numbers == list(range(1, len(cells) + 1)), f"exercises numbered {numbers}"
+    for c in cells:
+        title = c.source.strip().splitlines()[0]
+        assert re.search(r"\*Practises:\*.*\]\(#ch\d\d-[\w-]+\)", c.source), \
+            f"{title}: no '*Practises:* [section K](#chNN-label)' line"
+        assert "*attnlab:*" in c.source, f"{title}: no '*attnlab:*' line"
+        assert re.search(r"<details>\s*<summary>Hint", c.source), f"{title}: no folded hint"
+    for c in nb.cells:
+        assert "# BEGIN SOLUTION (hint" not in c.source, "hints go in the markdown, folded"
+
+
+QUESTION = re.compile(r"<details>\s*<summary>(.*?)</summary>(.*?)</details>", re.S)
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=ids)
+def test_interview_questions_have_levels_and_links(path):
+    import question_bank
+    qs = question_bank.questions(read(path))
+    assert len(qs) >= 5, f"{len(qs)} interview questions; a chapter has at least 5"
+    for q in qs:
+        assert q["level"], f"no [basic]/[intermediate]/[advanced] at the end of: {q['summary']!r}"
+        assert "`" not in q["summary"], \
+            f"backticks show literally inside <summary>; use <code>: {q['summary']!r}"
+        assert re.search(r"\]\(#ch\d\d-[\w-]+\)", q["body"]), \
+            f"the answer to {q['summary']!r} does not link to the section that backs it"

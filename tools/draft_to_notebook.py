@@ -27,7 +27,8 @@ OPTION = re.compile(r'(\w+)=(\[[^\]]*\]|"[^"]*")')
 
 
 def slide_type(cell) -> str:
-    first = cell.source.lstrip().split("\n", 1)[0]
+    lines = [l for l in cell.source.strip().splitlines() if not re.match(r"^\([\w-]+\)=$", l)]
+    first = lines[0] if lines else ""                  # a MyST label line does not count
     if cell.cell_type == "markdown" and re.match(r"^#{1,2} ", first):
         return "slide"
     if cell.cell_type == "markdown":
