@@ -326,8 +326,10 @@ def decks(site, browser):
                    for i, s in enumerate(d["slides"])), default=(0, "-", 0))
     BROWSER_SUMMARY["tallest slide"] = (f"{tallest[0]} px for a {SLIDE_H} px slide "
                                         f"({tallest[1]}, slide {tallest[2]})")
-    BROWSER_SUMMARY["slides taller or wider than 1280 x 720"] = sum(
-        s["height"] > SLIDE_H or s["width"] > SLIDE_W for d in found.values() for s in d["slides"])
+    over = {name.split("_")[0]: sum(s["height"] > SLIDE_H or s["width"] > SLIDE_W
+                                    for s in d["slides"]) for name, d in found.items()}
+    BROWSER_SUMMARY["slides taller or wider than 1280 x 720"] = (
+        f"{sum(over.values())} (" + ", ".join(f"{k}: {v}" for k, v in over.items()) + ")")
     BROWSER_SUMMARY["console errors (decks)"] = sum(len(d["errors"]) for d in found.values())
     BROWSER_SUMMARY["external requests (decks)"] = sum(len(d["external"]) for d in found.values())
     return found
