@@ -363,3 +363,22 @@ def test_every_slide_fits_1280_by_720(decks):
            for name, d in decks.items() for i, s in enumerate(d["slides"])
            if s["height"] > SLIDE_H or s["width"] > SLIDE_W or s["wide_code"]]
     assert not bad, f"{len(bad)} slides do not fit {SLIDE_W} x {SLIDE_H}:\n" + "\n".join(bad[:40])
+
+
+def test_print_view_gives_one_pdf_page_per_slide(site, browser, decks, tmp_path):
+    """reveal.js's print view (deck.html?print-pdf), printed to PDF as a lecturer would."""
+    base, _ = site
+    name, deck = next(iter(decks.items()))
+    page = _open(browser, base, {"width": SLIDE_W, "height": SLIDE_H})
+    page.goto(base + "slides/" + name + "?print-pdf", wait_until="networkidle")
+    page.wait_for_selector("body[data-deck-ready]", timeout=30000)
+    page.wait_for_timeout(1000)
+    pages = page.evaluate("document.querySelectorAll('.pdf-page').length")
+    pdf = tmp_path / "deck.pdf"
+    page.pdf(path=str(pdf), width=f"{SLIDE_W}px", height=f"{SLIDE_H}px", print_background=True)
+    errors = list(page.errors)
+    page.close()
+    in_pdf = len(re.findall(rb"/Type\s*/Page(?!s)", pdf.read_bytes()))
+    BROWSER_SUMMARY["print view"] = f"{name}: {in_pdf} PDF pages for {len(deck['slides'])} slides"
+    assert not errors, errors
+    assert pages == len(deck["slides"]) == in_pdf, (pages, len(deck["slides"]), in_pdf)
