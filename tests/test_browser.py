@@ -135,7 +135,8 @@ def _mathjax_done(page):
 
 # --- the site ---------------------------------------------------------------------------------
 
-CODE_FITS = """() => [...document.querySelectorAll('.cell_input pre, div.highlight pre')].map(pre => {
+CODE_FITS = """() => [...document.querySelectorAll('.cell_input pre, div.highlight pre')]
+.map(pre => {
     const longest = Math.max(0, ...pre.textContent.split('\\n').map(l => l.length));
     const saved = pre.style.whiteSpace;
     pre.style.whiteSpace = 'pre';            // as if it did not wrap
@@ -271,7 +272,8 @@ def test_no_extra_top_bar_and_one_search_box(site, browser):
     page.goto(base + "search.html", wait_until="networkidle")
     header = page.evaluate("""() => { const h = document.querySelector('header.bd-header');
         return h ? h.getBoundingClientRect().height : 0; }""")
-    boxes = page.evaluate("""() => [...document.querySelectorAll('input[type=search], input[name=q]')]
+    boxes = page.evaluate("""() => [...document.querySelectorAll(
+        'input[type=search], input[name=q]')]
         .filter(i => i.offsetParent !== null).length""")
     page.close()
     assert header == 0, f"a top bar of {header} px above the page"
@@ -280,7 +282,8 @@ def test_no_extra_top_bar_and_one_search_box(site, browser):
 
 # --- the decks --------------------------------------------------------------------------------
 
-SLIDE_LIST = "() => Reveal.getSlides().map(s => { const i = Reveal.getIndices(s); return [i.h, i.v || 0]; })"
+SLIDE_LIST = """() => Reveal.getSlides().map(s => {
+    const i = Reveal.getIndices(s); return [i.h, i.v || 0]; })"""
 MEASURE = """async ([h, v]) => {
     Reveal.slide(h, v);
     const s = Reveal.getCurrentSlide();
@@ -290,7 +293,8 @@ MEASURE = """async ([h, v]) => {
         ? MathJax.Hub.Queue(() => { window.fitFigures(s); r(); }) : (window.fitFigures(s), r()));
     const text = s.innerText;
     return {height: s.scrollHeight, width: s.scrollWidth,
-            wide_code: [...s.querySelectorAll('pre')].filter(p => p.scrollWidth > p.clientWidth + 1).length,
+            wide_code: [...s.querySelectorAll('pre')]
+                .filter(p => p.scrollWidth > p.clientWidth + 1).length,
             prompt: /In\\s*\\[\\d*\\]:/.test(text),
             alts: [...s.querySelectorAll('img')].map(i => i.getAttribute('alt') || ''),
             title: (s.querySelector('h1, h2, h3') || {textContent: ''}).textContent.slice(0, 60)};
