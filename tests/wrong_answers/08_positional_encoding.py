@@ -151,6 +151,37 @@ def slopes(H):
         s = np.concatenate([power_of_2(n), power_of_2(2 * n)[0::2][:H - n]])
     return np.sort(s)[::-1]
 '''),
+    (3, "positions taken as start + arange(T): right only for a contiguous range", '''
+def rope_half(x, positions):
+    x = np.asarray(x, dtype=np.float64)
+    D, T = x.shape[-1], x.shape[-2]
+    theta = 10000.0 ** (-np.arange(0, D, 2) / D)
+    ang = (positions[0] + np.arange(T))[:, None] * theta
+    cos, sin = np.concatenate([np.cos(ang)] * 2, -1), np.concatenate([np.sin(ang)] * 2, -1)
+    return x * cos + np.concatenate([-x[..., D // 2:], x[..., :D // 2]], -1) * sin
+'''),
+    (3, "rotates the caller's array in place (np.asarray does not copy float64)", '''
+def rope_half(x, positions):
+    x = np.asarray(x, dtype=np.float64)
+    h = x.shape[-1] // 2
+    ang = np.asarray(positions, dtype=np.float64)[:, None] * 10000.0 ** (-np.arange(h) / h)
+    c, s = np.cos(ang), np.sin(ang)
+    x1, x2 = x[..., :h].copy(), x[..., h:].copy()
+    x[..., :h], x[..., h:] = x1 * c - x2 * s, x1 * s + x2 * c
+    return x
+'''),
+    (4, "odd columns first, then even: rotates the other way", '''
+def port_qk(W, H):
+    W = np.asarray(W)
+    D = W.shape[1] // H
+    within = np.concatenate([np.arange(1, D, 2), np.arange(0, D, 2)])
+    return W[:, (np.arange(H)[:, None] * D + within).ravel()]
+'''),
+    (5, "the next power of 2 above H, cut to H slopes", '''
+def slopes(H):
+    n = 2 ** int(np.ceil(np.log2(H)))
+    return (2.0 ** (-8.0 * np.arange(1, n + 1) / n))[:H]
+'''),
 ]
 
 RIGHT = [
@@ -189,5 +220,20 @@ def port_qk(W, H):
     E_in, E = W.shape
     D = E // H
     return W.reshape(E_in, H, D // 2, 2).transpose(0, 1, 3, 2).reshape(E_in, E)
+'''),
+    (3, "positions used as an array (positions[:, None])", '''
+def rope_half(x, positions):
+    x = np.asarray(x, dtype=np.float64)
+    D = x.shape[-1]
+    ang = positions[:, None] * 10000.0 ** (-np.arange(0, D, 2) / D)
+    cos, sin = np.concatenate([np.cos(ang)] * 2, -1), np.concatenate([np.sin(ang)] * 2, -1)
+    return x * cos + np.concatenate([-x[..., D // 2:], x[..., :D // 2]], -1) * sin
+'''),
+    (5, "float32 slopes from Python lists", '''
+def slopes(H):
+    n = 2 ** int(np.floor(np.log2(H)))
+    base = [2 ** (-8 * h / n) for h in range(1, n + 1)]
+    extra = [2 ** (-8 * h / (2 * n)) for h in range(1, 2 * n + 1)][0::2][:H - n]
+    return np.array(base + extra, dtype=np.float32)
 '''),
 ]

@@ -171,6 +171,50 @@ def positive_features(x, omega):
 def positive_features(x, omega):
     return np.exp(omega @ x.T - 0.5 * (x**2).sum(-1)) / np.sqrt(len(omega))
 '''),
+    (2, "softmax without subtracting the row max: overflows for large scores", '''
+def band_attention(q, k, v, w):
+    L, D = q.shape
+    idx = np.arange(L)[:, None] - w + np.arange(w + 1)[None, :]
+    safe = np.clip(idx, 0, L - 1)
+    e = np.where(idx >= 0, np.exp(np.einsum("ld,lwd->lw", q, k[safe]) / np.sqrt(D)), 0.0)
+    band = e / e.sum(-1, keepdims=True)
+    return np.einsum("lw,lwv->lv", band, v[safe]), band
+'''),
+    (2, "band slots in reverse order (slot t holds key i - t)", '''
+def band_attention(q, k, v, w):
+    L, D = q.shape
+    idx = np.arange(L)[:, None] - np.arange(w + 1)[None, :]
+    safe = np.clip(idx, 0, L - 1)
+    band = masked_softmax_np(np.einsum("ld,lwd->lw", q, k[safe]) / np.sqrt(D), idx >= 0)
+    return np.einsum("lw,lwv->lv", band, v[safe]), band
+'''),
+    (2, "scores scaled by 1/sqrt(Dv) instead of 1/sqrt(D)", '''
+def band_attention(q, k, v, w):
+    L, D = q.shape
+    idx = np.arange(L)[:, None] - w + np.arange(w + 1)[None, :]
+    safe = np.clip(idx, 0, L - 1)
+    scores = np.einsum("ld,lwd->lw", q, k[safe]) / np.sqrt(v.shape[1])
+    band = masked_softmax_np(scores, idx >= 0)
+    return np.einsum("lw,lwv->lv", band, v[safe]), band
+'''),
+    (3, "an eps of 1e-6 added to the denominator", '''
+def linear_attention(q, k, v):
+    phi = lambda x: np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
+    phi_q, phi_k = phi(q), phi(k)
+    den = phi_q @ phi_k.sum(-2)[..., None] + 1e-6
+    return (phi_q @ (phi_k.swapaxes(-2, -1) @ v)) / den, None
+'''),
+    (3, "normaliser summed over axis 0: right only without batch axes", '''
+def linear_attention(q, k, v):
+    phi = lambda x: np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
+    phi_q, phi_k = phi(q), phi(k)
+    den = (phi_q @ phi_k.sum(axis=0))[..., None]
+    return (phi_q @ (phi_k.swapaxes(-2, -1) @ v)) / den, None
+'''),
+    (5, "the squared norm of the whole array, not of each row", '''
+def positive_features(x, omega):
+    return np.exp(x @ omega.T - 0.5 * np.sum(x ** 2)) / np.sqrt(len(omega))
+'''),
 ]
 
 RIGHT = [
@@ -222,5 +266,21 @@ def linear_attention_rnn(q, k, v):
 def positive_features(x, omega):
     sq = np.einsum("nd,nd->n", x, x)[:, None] / 2
     return np.exp(np.einsum("nd,md->nm", x, omega) - sq) * len(omega) ** -0.5
+'''),
+    (3, "computed in PyTorch, returned as NumPy", '''
+def linear_attention(q, k, v):
+    q, k, v = (torch.from_numpy(np.asarray(a, dtype=np.float64)) for a in (q, k, v))
+    phi_q, phi_k = F.elu(q) + 1, F.elu(k) + 1
+    out = (phi_q @ (phi_k.transpose(-2, -1) @ v)) / (phi_q @ phi_k.sum(-2).unsqueeze(-1))
+    return out.numpy(), None
+'''),
+    (4, "prefix sums (cumsum) instead of a Python loop", '''
+def linear_attention_rnn(q, k, v):
+    phi = lambda x: np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
+    phi_q, phi_k = phi(q), phi(k)
+    state = np.cumsum(phi_k[:, :, None] * v[:, None, :], axis=0)
+    z = np.cumsum(phi_k, axis=0)
+    num = np.einsum("lm,lmv->lv", phi_q, state)
+    return num / np.einsum("lm,lm->l", phi_q, z)[:, None], None
 '''),
 ]
