@@ -184,6 +184,25 @@ def load_layer(block, weights, i):
     block.load_state_dict(load_pretrained_encoder().blocks[i].state_dict())
     return block
 '''),
+    (4, "a copy of the block filled and returned, the given block left untouched", '''
+import copy
+def load_layer(block, weights, i):
+    block = copy.deepcopy(block)
+    pre = f"encoder.layer.{i}."
+    table = {block.self_attn.q_proj: "attention.self.query",
+             block.self_attn.k_proj: "attention.self.key",
+             block.self_attn.v_proj: "attention.self.value",
+             block.self_attn.out_proj: "attention.output.dense",
+             block.norm1: "attention.output.LayerNorm",
+             block.ffn.linear1: "intermediate.dense",
+             block.ffn.linear2: "output.dense",
+             block.norm2: "output.LayerNorm"}
+    with torch.no_grad():
+        for module, name in table.items():
+            module.weight.copy_(torch.from_numpy(weights[pre + name + ".weight"].copy()))
+            module.bias.copy_(torch.from_numpy(weights[pre + name + ".bias"].copy()))
+    return block
+'''),
 ]
 
 RIGHT = [
@@ -219,6 +238,26 @@ def load_layer(block, weights, i):
     state = {f"{ours}.{kind}": torch.from_numpy(weights[f"{pre}{theirs}.{kind}"].copy())
              for ours, theirs in names.items() for kind in ("weight", "bias")}
     block.load_state_dict(state)
+    return block
+'''),
+    (2, "hits over all rows divided by the number of rows with a target", '''
+def offset_fraction(weights, offset):
+    n = weights.shape[-1]
+    hits = (weights.argmax(axis=-1) == np.arange(n) + offset).sum(axis=-1)
+    return hits / (n - abs(offset))
+'''),
+    (4, "parameters replaced through .data, no copy_", '''
+def load_layer(block, weights, i):
+    pre = f"encoder.layer.{i}."
+    table = {"self_attn.q_proj": "attention.self.query", "self_attn.k_proj": "attention.self.key",
+             "self_attn.v_proj": "attention.self.value",
+             "self_attn.out_proj": "attention.output.dense",
+             "norm1": "attention.output.LayerNorm", "ffn.linear1": "intermediate.dense",
+             "ffn.linear2": "output.dense", "norm2": "output.LayerNorm"}
+    for ours, theirs in table.items():
+        module = block.get_submodule(ours)
+        module.weight.data = torch.from_numpy(weights[pre + theirs + ".weight"])
+        module.bias.data = torch.from_numpy(weights[pre + theirs + ".bias"])
     return block
 '''),
 ]
