@@ -12,6 +12,7 @@ Each module holds the reusable cells of one chapter notebook:
     attnlab.multi_head_attention     from notebooks/07_multi_head_attention.ipynb
     attnlab.positional_encoding      from notebooks/08_positional_encoding.ipynb
     attnlab.transformer_block        from notebooks/09_transformer_block.ipynb
+    attnlab.pretrained_encoder       from notebooks/10_pretrained_encoder.ipynb
     attnlab.flash_attention          from notebooks/12_flash_attention.ipynb
     attnlab.subquadratic_attention   from notebooks/13_subquadratic_attention.ipynb
 
