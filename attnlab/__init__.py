@@ -10,6 +10,11 @@ Each module holds the reusable cells of one chapter notebook:
     attnlab.masks                    from notebooks/05_masks.ipynb
     attnlab.self_and_cross_attention from notebooks/06_self_and_cross_attention.ipynb
     attnlab.multi_head_attention     from notebooks/07_multi_head_attention.ipynb
+    attnlab.positional_encoding      from notebooks/08_positional_encoding.ipynb
+    attnlab.transformer_block        from notebooks/09_transformer_block.ipynb
+    attnlab.pretrained_encoder       from notebooks/10_pretrained_encoder.ipynb
+    attnlab.flash_attention          from notebooks/12_flash_attention.ipynb
+    attnlab.subquadratic_attention   from notebooks/13_subquadratic_attention.ipynb
 
 Do not edit: change the notebook, then run `make export`.
 """

@@ -4,7 +4,15 @@ Do not edit: change the notebook, then run `make export`.
 """
 import numpy as np
 
-from attnlab.scaled_dot_product import check_qkv_shapes, softmax_np
+from attnlab.scaled_dot_product import as_float64, check_qkv_shapes, check_scale, softmax_np
+
+
+def check_length(name, n):
+    """Raise, naming the argument, unless n is a non-negative integer (a length)."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"{name} must be a non-negative int; got {type(n).__name__} {n!r}")
+    if n < 0:
+        raise ValueError(f"{name} must be a non-negative int (a length); got {n}")
 
 
 def padding_mask_np(lengths, S):
@@ -13,6 +21,7 @@ def padding_mask_np(lengths, S):
     True = a real key (may be attended); key j of sequence b is real iff j < lengths[b].
     The shape broadcasts against scores of shape (B, H, L, S).
     """
+    check_length("S", S)
     lengths = np.asarray(lengths)
     if lengths.ndim != 1 or not np.issubdtype(lengths.dtype, np.integer):
         raise ValueError(f"lengths must be a 1-D integer array (B,); got shape {lengths.shape}, "
@@ -32,6 +41,8 @@ def causal_mask_np(L, S=None, align="top-left"):
     (what decoding with a KV cache needs). S defaults to L, where both alignments agree.
     """
     S = L if S is None else S
+    check_length("L", L)
+    check_length("S", S)
     if align not in ("top-left", "bottom-right"):
         raise ValueError(f'align must be "top-left" or "bottom-right"; got {align!r}')
     offset = 0 if align == "top-left" else S - L
@@ -44,20 +55,38 @@ def check_mask(allowed, scores_shape):
     """Raise ValueError unless `allowed` is boolean and broadcasts to scores_shape (..., L, S)."""
     shape, target = tuple(allowed.shape), tuple(scores_shape)
     if str(allowed.dtype) not in ("bool", "torch.bool"):
-        raise ValueError(f"mask must be boolean (True = may attend); got dtype {allowed.dtype}. "
-                         "Convert an additive float mask with `mask == 0`, a True-means-blocked "
-                         "mask with `~mask`.")
+        if "float" in str(allowed.dtype):
+            fix = "an additive float mask (0 keeps, -inf blocks) converts with `mask == 0`"
+        else:
+            fix = "a 0/1 mask with 1 = may attend converts with `mask == 1`"
+        raise ValueError(f"mask must be boolean (True = may attend); got dtype {allowed.dtype}: "
+                         f"{fix}; a True-means-blocked boolean mask needs `~mask`.")
     try:
         ok = np.broadcast_shapes(shape, target) == target
     except ValueError:
         ok = False
     if not ok:
-        raise ValueError(f"mask of shape {shape} does not broadcast to the scores' shape "
-                         f"{target} (..., L, S)")
+        message = (f"mask of shape {shape} does not broadcast to the scores' shape "
+                   f"{target} (..., L, S)")
+        if len(shape) == 2 and len(target) >= 3 and shape == (target[0], target[-1]):
+            fix = "mask[:, " + "None, " * (len(target) - 2) + ":]"
+            fixed = (target[0],) + (1,) * (len(target) - 2) + (target[-1],)
+            message += (f". A (B, S) padding mask needs size-1 axes for the rest: "
+                        f"pass {fix}, of shape {fixed}")
+        raise ValueError(message)
 
 
 def masked_softmax_np(scores, allowed):
-    """Softmax over the last axis using only allowed keys; a fully masked row gives all zeros."""
+    """Softmax over the last axis using only allowed keys; a fully masked row gives all zeros.
+
+    scores: (..., L, S) finite floats; allowed: bool, broadcastable to scores, True = may attend.
+    """
+    scores = as_float64(scores, "scores")
+    if not np.isfinite(scores).all():
+        raise ValueError("scores contains inf or NaN; pass finite scores and block keys "
+                         "with `allowed` (False = blocked), not with -inf")
+    allowed = np.asarray(allowed)
+    check_mask(allowed, scores.shape)
     allowed = np.broadcast_to(allowed, scores.shape)
     any_allowed = allowed.any(axis=-1, keepdims=True)   # (..., L, S) -> (..., L, 1)
     filled = np.where(allowed, scores, -np.inf)         # blocked keys get exp(-inf) = 0
@@ -72,18 +101,18 @@ def masked_sdpa_np(q, k, v, allowed=None, scale=None):
     (..., L, S), True = may attend. A query row with no allowed key gets ZERO weights and a
     ZERO output (not NaN, not a uniform average).
     """
-    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    q, k, v = (as_float64(a, name) for a, name in ((q, "q"), (k, "k"), (v, "v")))
     check_qkv_shapes(q, k, v)
-    if not (np.isfinite(q).all() and np.isfinite(k).all() and np.isfinite(v).all()):
-        raise ValueError("q, k, v must be finite (found inf or NaN)")
+    for a, name in ((q, "q"), (k, "k"), (v, "v")):
+        if not np.isfinite(a).all():
+            raise ValueError(f"{name} contains inf or NaN; attention needs finite inputs")
+    check_scale(scale)
     scale = 1.0 / np.sqrt(q.shape[-1]) if scale is None else scale
     scores = (q @ k.swapaxes(-2, -1)) * scale   # (..., L, D) @ (..., D, S) -> (..., L, S)
     if allowed is None:
         weights = softmax_np(scores, axis=-1)
     else:                                                           # NEW
-        allowed = np.asarray(allowed)
-        check_mask(allowed, scores.shape)                           # NEW
-        weights = masked_softmax_np(scores, allowed)                # NEW
+        weights = masked_softmax_np(scores, allowed)                # NEW: checks the mask
     out = weights @ v                           # (..., L, S) @ (..., S, Dv) -> (..., L, Dv)
     return out, weights
 
@@ -92,11 +121,12 @@ import math
 
 import torch
 
-from attnlab.scaled_dot_product import softmax_pt
+from attnlab.scaled_dot_product import check_tensors, softmax_pt
 
 
 def padding_mask_pt(lengths, S):
     """PyTorch twin of padding_mask_np: lengths (B,) -> bool (B, 1, 1, S), True = real key."""
+    check_length("S", S)
     lengths = torch.as_tensor(lengths)
     if lengths.ndim != 1 or lengths.is_floating_point() or lengths.dtype == torch.bool:
         raise ValueError(f"lengths must be a 1-D integer tensor (B,); got shape "
@@ -111,6 +141,8 @@ def padding_mask_pt(lengths, S):
 def causal_mask_pt(L, S=None, align="top-left", device=None):
     """PyTorch twin of causal_mask_np: bool (L, S), True = may attend."""
     S = L if S is None else S
+    check_length("L", L)
+    check_length("S", S)
     if align not in ("top-left", "bottom-right"):
         raise ValueError(f'align must be "top-left" or "bottom-right"; got {align!r}')
     offset = 0 if align == "top-left" else S - L
@@ -121,6 +153,9 @@ def causal_mask_pt(L, S=None, align="top-left", device=None):
 
 def masked_softmax_pt(scores, allowed):
     """Differentiable masked softmax; a fully masked row gives zero weights and zero gradient."""
+    check_tensors(scores=scores)
+    allowed = torch.as_tensor(allowed, device=scores.device)
+    check_mask(allowed, scores.shape)
     allowed = allowed.expand(scores.shape)
     any_allowed = allowed.any(dim=-1, keepdim=True)     # (..., L, S) -> (..., L, 1)
     filled = scores.masked_fill(~allowed, float("-inf"))
@@ -132,16 +167,14 @@ def masked_sdpa_pt(q, k, v, allowed=None, scale=None):
     """PyTorch twin of masked_sdpa_np (same mask semantics, autograd-ready).
 
     Returns (out, weights)."""
+    check_tensors(q=q, k=k, v=v)
     check_qkv_shapes(q, k, v)
-    if not all(torch.isfinite(t).all() for t in (q, k, v)):
-        raise ValueError("q, k, v must be finite (found inf or NaN)")
+    check_scale(scale)
     scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
     scores = (q @ k.transpose(-2, -1)) * scale   # (..., L, D) @ (..., D, S) -> (..., L, S)
     if allowed is None:
         weights = softmax_pt(scores, dim=-1)
     else:
-        allowed = torch.as_tensor(allowed, device=scores.device)
-        check_mask(allowed, scores.shape)
         weights = masked_softmax_pt(scores, allowed)
     out = weights @ v                            # (..., L, S) @ (..., S, Dv) -> (..., L, Dv)
     return out, weights

@@ -7,8 +7,9 @@ import numpy as np
 
 def check_heads(E, H):
     """Raise ValueError unless H is a positive integer that divides the model width E."""
-    if not (isinstance(H, (int, np.integer)) and H > 0):
-        raise ValueError(f"the number of heads H must be a positive integer; got H={H!r}")
+    if isinstance(H, bool) or not (isinstance(H, (int, np.integer)) and H > 0):
+        raise ValueError(f"the number of heads H must be a positive integer; got H={H!r}. "
+                         "Pass an int such as H=8 (not a float like 8.0).")
     if E % H != 0:
         divisors = [h for h in range(1, E + 1) if E % h == 0]
         raise ValueError(
@@ -51,23 +52,49 @@ def init_mha_params_np(E, rng, bias=True):
 
 
 def check_mha_inputs(x_q, x_kv, params, H):
-    """Raise ValueError, naming the shapes, unless x_q (B, L, E), x_kv (B, S, E) and params fit."""
+    """Raise ValueError, naming the argument and the fix, unless x_q (B, L, E), x_kv (B, S, E)
+    and params fit together and hold only finite numbers."""
     if x_q.ndim != 3 or x_kv.ndim != 3:
         raise ValueError(f"x_q must be (B, L, E) and x_kv (B, S, E); got x_q {x_q.shape}, "
-                         f"x_kv {x_kv.shape}")
+                         f"x_kv {x_kv.shape}. Add a batch axis with x[None] for one sequence.")
     if x_q.shape[0] != x_kv.shape[0] or x_q.shape[2] != x_kv.shape[2]:
         raise ValueError(f"x_q and x_kv must share B and E; got x_q {x_q.shape}, x_kv {x_kv.shape}")
-    if not (np.isfinite(x_q).all() and np.isfinite(x_kv).all()):
-        raise ValueError("x_q and x_kv must be finite (found inf or NaN)")
+    for name, x in (("x_q", x_q), ("x_kv", x_kv)):
+        if not np.isfinite(x).all():
+            raise ValueError(f"{name} must be finite: found inf or NaN in {name}. Fix the values "
+                             "upstream (masking belongs in `allowed`, not in the inputs).")
     E = x_q.shape[2]
     check_heads(E, H)
+    if not isinstance(params, dict):
+        raise TypeError(f"params must be a dict of {list(PARAM_NAMES)}; got "
+                        f"{type(params).__name__}. For a module use params_np_from_module(m).")
     missing = [n for n in PARAM_NAMES if n not in params]
     if missing:
-        raise ValueError(f"params lacks {missing}; expected keys {list(PARAM_NAMES)}")
+        raise ValueError(f"params lacks {missing}; expected keys {list(PARAM_NAMES)} "
+                         "(a bias may be None)")
     for name in PARAM_NAMES:
         p, want = params[name], ((E, E) if name.startswith("W") else (E,))
+        if name.startswith("W") and p is None:
+            raise ValueError(f"params[{name!r}] is None; only the biases b_* may be None")
         if p is not None and np.shape(p) != want:
             raise ValueError(f"params[{name!r}] has shape {np.shape(p)}; expected {want} for E={E}")
+        if p is not None and not np.isfinite(np.asarray(p, dtype=np.float64)).all():
+            raise ValueError(f"params[{name!r}] contains inf or NaN: a diverged or uninitialised "
+                             "parameter; re-initialise it (init_mha_params_np) or check training.")
+
+
+def check_allowed(allowed, scores_shape):
+    """Explain the usual mask mistakes (NumPy or torch) before chapter 5's broadcast check."""
+    B, H, L, S = scores_shape
+    shape = tuple(allowed.shape)
+    if str(allowed.dtype) not in ("bool", "torch.bool"):
+        raise ValueError(f"allowed must be boolean, True = may attend; got dtype {allowed.dtype}. "
+                         "From an additive float mask use `mask == 0`; from a True = blocked "
+                         "mask (nn.MultiheadAttention's) use `~mask`.")
+    if B != 1 and shape == (B, S) and shape != (L, S):
+        raise ValueError(f"allowed has shape {shape} = (B, S), a key padding mask; the scores "
+                         f"are (B, H, L, S) = {tuple(scores_shape)}: pass allowed[:, None, None, :]"
+                         " (shape (B, 1, 1, S)), as padding_mask_np returns.")
 
 
 def multi_head_attention_np(x_q, x_kv, params, H, allowed=None):
@@ -80,6 +107,9 @@ def multi_head_attention_np(x_q, x_kv, params, H, allowed=None):
     """
     x_q, x_kv = np.asarray(x_q, dtype=np.float64), np.asarray(x_kv, dtype=np.float64)
     check_mha_inputs(x_q, x_kv, params, H)
+    if allowed is not None:
+        allowed = np.asarray(allowed)
+        check_allowed(allowed, (x_q.shape[0], H, x_q.shape[1], x_kv.shape[1]))
     p = {n: (0.0 if params[n] is None else np.asarray(params[n], dtype=np.float64))
          for n in PARAM_NAMES}
     q = x_q @ p["W_q"] + p["b_q"]           # (B, L, E) @ (E, E) -> (B, L, E)
@@ -100,6 +130,9 @@ from attnlab.masks import masked_sdpa_pt
 
 def split_heads_pt(x, H):
     """(B, L, E) -> (B, H, L, D), D = E // H: head h gets columns h*D ... (h+1)*D - 1."""
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(f"split_heads_pt expects a torch.Tensor x; got {type(x).__name__}. "
+                        "Wrap it with torch.as_tensor(x), or use split_heads_np for NumPy.")
     if x.ndim != 3:
         raise ValueError(f"split_heads_pt expects x of shape (B, L, E); got shape {tuple(x.shape)}")
     B, L, E = x.shape
@@ -109,6 +142,9 @@ def split_heads_pt(x, H):
 
 def merge_heads_pt(x):
     """(B, H, L, D) -> (B, L, H * D): the inverse of split_heads_pt."""
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(f"merge_heads_pt expects a torch.Tensor x; got {type(x).__name__}. "
+                        "Wrap it with torch.as_tensor(x), or use merge_heads_np for NumPy.")
     if x.ndim != 4:
         raise ValueError(f"merge_heads_pt expects x of shape (B, H, L, D); "
                          f"got shape {tuple(x.shape)}")
@@ -118,18 +154,39 @@ def merge_heads_pt(x):
 
 class MultiHeadAttention(nn.Module):
     """Multi-head attention, batch first. forward(query, key, value, allowed=None) returns
-    out (B, L, E) and the per-head weights (B, H, L, S); allowed: bool, True = may attend."""
+    out (B, L, E) and the per-head weights (B, H, L, S); allowed: bool, True = may attend.
 
-    def __init__(self, E, H, bias=True):
+    dropout: probability of zeroing an attention weight after the softmax, in training mode
+    only (model.train()); the kept weights are scaled by 1 / (1 - dropout). The returned
+    weights are the softmax, before dropout. model.eval() turns dropout off."""
+
+    def __init__(self, E, H, bias=True, dropout=0.0):
         super().__init__()
+        if isinstance(E, bool) or not (isinstance(E, (int, np.integer)) and E > 0):
+            raise ValueError(f"the model width E must be a positive int; got E={E!r}")
         check_heads(E, H)
-        self.E, self.H, self.D = E, H, E // H
+        if not (isinstance(dropout, (int, float)) and 0.0 <= dropout < 1.0):
+            raise ValueError(f"dropout is a probability in [0, 1); got dropout={dropout!r}. "
+                             "Use 0.0 to switch it off (typical values: 0.0 to 0.1).")
+        self.E, self.H, self.D, self.dropout = int(E), int(H), int(E // H), float(dropout)
         self.q_proj = nn.Linear(E, E, bias=bias)
         self.k_proj = nn.Linear(E, E, bias=bias)
         self.v_proj = nn.Linear(E, E, bias=bias)
         self.out_proj = nn.Linear(E, E, bias=bias)
 
     def forward(self, query, key, value, allowed=None):
+        dtype = self.q_proj.weight.dtype
+        for name, t in (("query", query), ("key", key), ("value", value)):
+            if not isinstance(t, torch.Tensor):
+                raise TypeError(f"{name} must be a torch.Tensor; got {type(t).__name__}. "
+                                f"Use torch.as_tensor({name}, dtype={dtype}).")
+            if t.dtype != dtype:
+                raise TypeError(f"{name} has dtype {t.dtype} but the layer's weights are {dtype}: "
+                                f"convert the input ({name}.to({dtype})) or the layer "
+                                f"(.to({t.dtype})).")
+            if not torch.isfinite(t).all():
+                raise ValueError(f"{name} must be finite: found inf or NaN in {name}. Mask keys "
+                                 "with `allowed` instead of writing -inf into the inputs.")
         shapes = f"query {tuple(query.shape)}, key {tuple(key.shape)}, value {tuple(value.shape)}"
         if query.ndim != 3 or key.ndim != 3 or value.ndim != 3:
             raise ValueError(f"expected query (B, L, E), key and value (B, S, E); got {shapes}")
@@ -137,15 +194,29 @@ class MultiHeadAttention(nn.Module):
                 query.shape[2] != self.E or key.shape[2] != self.E:
             raise ValueError(f"expected query (B, L, E={self.E}), key and value "
                              f"(B, S, E={self.E}); got {shapes}")
+        if allowed is not None:
+            allowed = torch.as_tensor(allowed, device=query.device)
+            check_allowed(allowed, (query.shape[0], self.H, query.shape[1], key.shape[1]))
         q = split_heads_pt(self.q_proj(query), self.H)   # (B, L, E) -> (B, H, L, D)
         k = split_heads_pt(self.k_proj(key), self.H)     # (B, S, E) -> (B, H, S, D)
         v = split_heads_pt(self.v_proj(value), self.H)   # (B, S, E) -> (B, H, S, D)
         heads, weights = masked_sdpa_pt(q, k, v, allowed)   # (B, H, L, D), (B, H, L, S)
+        if self.training and self.dropout > 0:              # NEW: dropout on the weights
+            dropped = nn.functional.dropout(weights, p=self.dropout, training=True)
+            heads = dropped @ v                             # (B, H, L, S) @ (B, H, S, D)
         return self.out_proj(merge_heads_pt(heads)), weights  # (B, L, E) -> (B, L, E)
+
+
+def check_module(module, fn):
+    if not isinstance(module, MultiHeadAttention):
+        raise TypeError(f"{fn} expects module, a MultiHeadAttention of this chapter; got "
+                        f"{type(module).__name__}. For nn.MultiheadAttention read in_proj_weight "
+                        "and out_proj directly.")
 
 
 def params_np_from_module(module):
     """The parameters of a MultiHeadAttention as the NumPy dict of multi_head_attention_np."""
+    check_module(module, "params_np_from_module")
     def arr(t):
         return None if t is None else t.detach().cpu().double().numpy()
     names = {"q": module.q_proj, "k": module.k_proj, "v": module.v_proj, "o": module.out_proj}
@@ -155,9 +226,12 @@ def params_np_from_module(module):
 
 
 def to_torch_mha(module):
-    """A torch.nn.MultiheadAttention (batch_first=True) holding a copy of module's weights."""
+    """A torch.nn.MultiheadAttention (batch_first=True) holding a copy of module's weights
+    (and its attention dropout), returned in eval mode."""
+    check_module(module, "to_torch_mha")
     bias = module.q_proj.bias is not None
-    ref = nn.MultiheadAttention(module.E, module.H, bias=bias, batch_first=True)
+    ref = nn.MultiheadAttention(module.E, module.H, bias=bias, batch_first=True,
+                                dropout=module.dropout)
     ref = ref.to(dtype=module.q_proj.weight.dtype)
     with torch.no_grad():
         ref.in_proj_weight.copy_(torch.cat([module.q_proj.weight, module.k_proj.weight,
@@ -173,7 +247,16 @@ def to_torch_mha(module):
 def to_torch_mha_mask(allowed, B, H, L, S):
     """Book mask (True = may attend, broadcastable to (B, H, L, S)) -> nn.MultiheadAttention
     attn_mask of shape (B * H, L, S) with the opposite polarity (True = blocked)."""
-    allowed = torch.as_tensor(allowed).expand(B, H, L, S)   # (..) -> (B, H, L, S)
+    allowed = torch.as_tensor(allowed)
+    if allowed.dtype != torch.bool:
+        raise ValueError(f"allowed must be boolean, True = may attend; got dtype {allowed.dtype}. "
+                         "From an additive float mask use `mask == 0`.")
+    try:
+        allowed = allowed.expand(B, H, L, S)                # (..) -> (B, H, L, S)
+    except RuntimeError:
+        raise ValueError(f"allowed of shape {tuple(allowed.shape)} does not broadcast to "
+                         f"(B, H, L, S) = {(B, H, L, S)}; a (B, S) padding mask needs "
+                         "[:, None, None, :]") from None
     return ~allowed.reshape(B * H, L, S)                    # (B, H, L, S) -> (B*H, L, S), inverted
 
 
@@ -184,7 +267,11 @@ def head_entropy_np(weights):
     """
     w = np.asarray(weights, dtype=np.float64)
     if w.ndim != 4:
-        raise ValueError(f"head_entropy_np expects weights of shape (B, H, L, S); got {w.shape}")
+        raise ValueError(f"head_entropy_np expects weights of shape (B, H, L, S); got {w.shape}. "
+                         "For one head's (L, S) matrix pass w[None, None].")
+    if not np.isfinite(w).all() or (w < 0).any() or (w.sum(-1) > 1 + 1e-6).any():
+        raise ValueError("weights must be attention weights: finite, >= 0, each row summing to "
+                         "1 (or 0 when fully masked). Pass the softmax output, not the scores.")
     logw = np.log(np.where(w > 0, w, 1.0))              # 0 * log 0 counts as 0
     ent = -(w * logw).sum(axis=-1)                      # (B, H, L, S) -> (B, H, L)
     live = w.sum(axis=-1) > 0                           # rows that are not fully masked

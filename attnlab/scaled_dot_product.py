@@ -5,9 +5,28 @@ Do not edit: change the notebook, then run `make export`.
 import numpy as np
 
 
+def as_float64(x, name):
+    """x as a float64 NumPy array; a clear TypeError, naming `name`, if it is not numeric."""
+    if type(x).__module__.startswith("torch"):
+        raise TypeError(f"{name} is a torch tensor; the _np functions take NumPy arrays: "
+                        f"pass {name}.detach().cpu().numpy(), or use the _pt function")
+    try:
+        arr = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a numeric array; got {type(x).__name__}") from None
+    return arr
+
+
 def softmax_np(x, axis=-1):
-    """Numerically stable softmax along `axis` (the row max is subtracted first)."""
-    x = np.asarray(x, dtype=np.float64)
+    """Numerically stable softmax along `axis` (the row max is subtracted first).
+
+    -inf entries get weight 0 (a row that is all -inf has no answer: NaN, chapter 5);
+    NaN or +inf in `x` is an error.
+    """
+    x = as_float64(x, "x")
+    if np.isnan(x).any() or np.isposinf(x).any():
+        raise ValueError("x contains NaN or +inf; softmax needs finite scores (-inf may mark "
+                         "a blocked key). Find where the NaN/inf was produced upstream.")
     shifted = x - x.max(axis=axis, keepdims=True)    # every exponent <= 0: no overflow
     e = np.exp(shifted)
     return e / e.sum(axis=axis, keepdims=True)        # denominator >= 1: no 0/0
@@ -17,7 +36,8 @@ def check_qkv_shapes(q, k, v):
     """Raise ValueError, naming the shapes, unless q (...,L,D), k (...,S,D), v (...,S,Dv) fit."""
     shapes = f"q {tuple(q.shape)}, k {tuple(k.shape)}, v {tuple(v.shape)}"
     if min(q.ndim, k.ndim, v.ndim) < 2:
-        raise ValueError(f"q, k, v need at least 2 dims (..., length, dim); got {shapes}")
+        raise ValueError(f"q, k, v need at least 2 dims (..., length, dim); got {shapes}. "
+                         "A single vector x of length D is x[None, :]")
     if q.shape[-1] != k.shape[-1]:
         raise ValueError(f"q and k must share the last dim D; got {shapes}")
     if k.shape[-2] != v.shape[-2]:
@@ -28,16 +48,29 @@ def check_qkv_shapes(q, k, v):
         raise ValueError(f"batch dims of q, k, v do not broadcast; got {shapes}") from None
 
 
+def check_scale(scale):
+    """Raise ValueError unless scale is None or a finite, positive number."""
+    if scale is None:
+        return
+    if not isinstance(scale, (int, float, np.floating, np.integer)) or isinstance(scale, bool):
+        raise TypeError(f"scale must be a number (or None for 1/sqrt(D)); "
+                        f"got {type(scale).__name__}")
+    if not (np.isfinite(scale) and scale > 0):
+        raise ValueError(f"scale must be finite and > 0 (or None for 1/sqrt(D)); got {scale}")
+
+
 def sdpa_np(q, k, v, scale=None):
     """Scaled dot-product attention in NumPy (float64). Returns (out, weights).
 
     q: (..., L, D), k: (..., S, D), v: (..., S, Dv) -> out (..., L, Dv), weights (..., L, S).
     scale defaults to 1/sqrt(D).
     """
-    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    q, k, v = (as_float64(a, name) for a, name in ((q, "q"), (k, "k"), (v, "v")))
     check_qkv_shapes(q, k, v)
-    if not (np.isfinite(q).all() and np.isfinite(k).all() and np.isfinite(v).all()):
-        raise ValueError("q, k, v must be finite (found inf or NaN)")
+    for a, name in ((q, "q"), (k, "k"), (v, "v")):
+        if not np.isfinite(a).all():
+            raise ValueError(f"{name} contains inf or NaN; attention needs finite inputs")
+    check_scale(scale)
     D = q.shape[-1]
     scale = 1.0 / np.sqrt(D) if scale is None else scale
     scores = (q @ k.swapaxes(-2, -1)) * scale    # (..., L, D) @ (..., D, S) -> (..., L, S)
@@ -51,8 +84,39 @@ import math
 import torch
 
 
+def check_tensors(**named):
+    """Raise, naming the argument and the fix, unless every value is a floating-point
+    torch.Tensor, all of one dtype and on one device, and finite."""
+    first = None
+    for name, t in named.items():
+        if not isinstance(t, torch.Tensor):
+            fix = f"torch.from_numpy({name})" if isinstance(t, np.ndarray) else "torch.tensor(...)"
+            raise TypeError(f"{name} must be a torch.Tensor; got {type(t).__name__}. "
+                            f"Convert it with {fix}, or use the _np function")
+        if not t.is_floating_point():
+            raise TypeError(f"{name} must be a floating-point tensor; got {t.dtype}. "
+                            f"Use {name}.float()")
+        if first is None:
+            first = (name, t)
+        elif t.dtype != first[1].dtype:
+            raise TypeError(f"{name} is {t.dtype} but {first[0]} is {first[1].dtype}; "
+                            f"use one dtype for all (e.g. {name}.to({first[0]}.dtype))")
+        elif t.device != first[1].device:
+            raise ValueError(f"{name} is on {t.device} but {first[0]} is on "
+                             f"{first[1].device}; move both to one device")
+    for name, t in named.items():
+        if not torch.isfinite(t).all():
+            raise ValueError(f"{name} contains inf or NaN; attention needs finite inputs")
+
+
 def softmax_pt(x, dim=-1):
-    """Numerically stable softmax along `dim`, differentiable."""
+    """Numerically stable softmax along `dim`, differentiable. NaN or +inf in x is an error."""
+    if not isinstance(x, torch.Tensor) or not x.is_floating_point():
+        raise TypeError(f"x must be a floating-point torch.Tensor; got {type(x).__name__}"
+                        f"{' ' + str(x.dtype) if isinstance(x, torch.Tensor) else ''}")
+    if torch.isnan(x).any() or torch.isposinf(x).any():
+        raise ValueError("x contains NaN or +inf; softmax needs finite scores (-inf may mark "
+                         "a blocked key). Find where the NaN/inf was produced upstream.")
     # no overflow; the gradient through amax is exactly 0, since a shift does not change softmax
     shifted = x - x.amax(dim=dim, keepdim=True)
     e = shifted.exp()
@@ -64,9 +128,9 @@ def sdpa_pt(q, k, v, scale=None):
 
     q: (..., L, D), k: (..., S, D), v: (..., S, Dv) -> out (..., L, Dv), weights (..., L, S).
     """
+    check_tensors(q=q, k=k, v=v)
     check_qkv_shapes(q, k, v)
-    if not all(torch.isfinite(t).all() for t in (q, k, v)):
-        raise ValueError("q, k, v must be finite (found inf or NaN)")
+    check_scale(scale)
     scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
     scores = (q @ k.transpose(-2, -1)) * scale   # (..., L, D) @ (..., D, S) -> (..., L, S)
     weights = softmax_pt(scores, dim=-1)

@@ -7,6 +7,40 @@ import numpy as np
 from attnlab.masks import masked_sdpa_np
 
 
+def as_float64(name, a):
+    """np.asarray(a, float64), or a ValueError that names the argument and the fix."""
+    try:
+        a = np.asarray(a, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be an array of numbers; got {type(a).__name__}. Pass a "
+                         f"NumPy array (a torch tensor: {name}.detach().cpu().numpy()).") from None
+    if not np.isfinite(a).all():
+        raise ValueError(f"{name} must be finite: found inf or NaN in {name}. Mask keys with "
+                         "`allowed` instead of writing -inf into the inputs or weights.")
+    return a
+
+
+def check_allowed_single_head(allowed, scores_shape):
+    """Catch the common mask mistakes with the fix, before chapter 5's general check."""
+    allowed = np.asarray(allowed)
+    if allowed.dtype != bool:
+        raise ValueError(f"allowed must be boolean, True = may attend; got dtype {allowed.dtype}. "
+                         "From an additive float mask use `mask == 0`, from a True = blocked "
+                         "mask use `~mask`.")
+    if allowed.ndim == len(scores_shape) + 1 and allowed.shape[1:3] == (1, 1):
+        raise ValueError(f"allowed has shape {allowed.shape}, a multi-head mask (B, 1, 1, S); "
+                         f"single-head scores are {tuple(scores_shape)} (B, L, S): pass "
+                         "allowed[:, 0] (shape (B, 1, S)).")
+    return allowed
+
+
+def check_scale(scale):
+    ok = isinstance(scale, (int, float, np.number)) and not isinstance(scale, bool)
+    if scale is not None and not (ok and np.isfinite(scale) and scale > 0):
+        raise ValueError(f"scale must be a positive finite number or None (for 1/sqrt(D)); "
+                         f"got {scale!r}")
+
+
 def check_projections(x_q, x_kv, W_q, W_k, W_v):
     """Raise ValueError, naming the shapes, unless x_q (..., L, Eq), x_kv (..., S, Ekv),
     W_q (Eq, D), W_k (Ekv, D) and W_v (Ekv, Dv) fit together."""
@@ -32,8 +66,12 @@ def self_attention_np(x, W_q, W_k, W_v, allowed=None, scale=None):
     x: (..., L, E); W_q, W_k: (E, D); W_v: (E, Dv); allowed: bool, True = may attend,
     broadcastable to (..., L, L).  ->  out (..., L, Dv), weights (..., L, L).
     """
-    x, W_q, W_k, W_v = (np.asarray(a, dtype=np.float64) for a in (x, W_q, W_k, W_v))
+    x, W_q, W_k, W_v = (as_float64(n, a) for n, a in
+                        (("x", x), ("W_q", W_q), ("W_k", W_k), ("W_v", W_v)))
     check_projections(x, x, W_q, W_k, W_v)
+    check_scale(scale)
+    if allowed is not None:
+        allowed = check_allowed_single_head(allowed, x.shape[:-1] + (x.shape[-2],))
     q = x @ W_q      # (..., L, E) @ (E, D)  -> (..., L, D)
     k = x @ W_k      # (..., L, E) @ (E, D)  -> (..., L, D)
     v = x @ W_v      # (..., L, E) @ (E, Dv) -> (..., L, Dv)
@@ -48,9 +86,13 @@ def cross_attention_np(x_q, x_kv, W_q, W_k, W_v, allowed=None, scale=None):
     attend, broadcastable to (..., L, S), typically a source padding mask (B, 1, S).
     ->  out (..., L, Dv), weights (..., L, S).
     """
-    x_q, x_kv, W_q, W_k, W_v = (np.asarray(a, dtype=np.float64)
-                                for a in (x_q, x_kv, W_q, W_k, W_v))
+    x_q, x_kv, W_q, W_k, W_v = (as_float64(n, a) for n, a in
+                                (("x_q", x_q), ("x_kv", x_kv), ("W_q", W_q), ("W_k", W_k),
+                                 ("W_v", W_v)))
     check_projections(x_q, x_kv, W_q, W_k, W_v)
+    check_scale(scale)
+    if allowed is not None:
+        allowed = check_allowed_single_head(allowed, x_q.shape[:-1] + (x_kv.shape[-2],))
     q = x_q @ W_q     # (..., L, Eq) @ (Eq, D)   -> (..., L, D)
     k = x_kv @ W_k    # (..., S, Ekv) @ (Ekv, D)  -> (..., S, D)
     v = x_kv @ W_v    # (..., S, Ekv) @ (Ekv, Dv) -> (..., S, Dv)
@@ -73,12 +115,30 @@ class CrossAttention(nn.Module):
 
     def __init__(self, E_q, E_kv, D, Dv=None, bias=False):
         super().__init__()
+        for name, n in (("E_q", E_q), ("E_kv", E_kv), ("D", D), ("Dv", 1 if Dv is None else Dv)):
+            if isinstance(n, bool) or not (isinstance(n, (int, np.integer)) and n > 0):
+                raise ValueError(f"{name} must be a positive int; got {name}={n!r}")
         self.E_q, self.E_kv, self.D, self.Dv = E_q, E_kv, D, D if Dv is None else Dv
         self.W_q = nn.Linear(E_q, D, bias=bias)         # weight (D, Eq): (out, in)
         self.W_k = nn.Linear(E_kv, D, bias=bias)        # weight (D, Ekv)
         self.W_v = nn.Linear(E_kv, self.Dv, bias=bias)  # weight (Dv, Ekv)
 
     def forward(self, x_q, x_kv, allowed=None):
+        dtype = self.W_q.weight.dtype
+        for name, t in (("x_q", x_q), ("x_kv", x_kv)):
+            if not isinstance(t, torch.Tensor):
+                raise TypeError(f"{name} must be a torch.Tensor; got {type(t).__name__}. Use "
+                                f"torch.as_tensor({name}, dtype={dtype}).")
+            if t.dtype != dtype:
+                raise TypeError(f"{name} has dtype {t.dtype} but the layer's weights are {dtype}: "
+                                f"convert the input ({name}.to({dtype})) or the layer "
+                                f"(.to({t.dtype})).")
+            if not torch.isfinite(t).all():
+                raise ValueError(f"{name} must be finite: found inf or NaN in {name}.")
+        if allowed is not None:
+            allowed = torch.as_tensor(allowed, device=x_q.device)
+            check_allowed_single_head(allowed.cpu().numpy(),
+                                      x_q.shape[:-1] + (x_kv.shape[-2],))
         if (x_q.ndim < 2 or x_kv.ndim < 2
                 or x_q.shape[-1] != self.E_q or x_kv.shape[-1] != self.E_kv):
             raise ValueError(f"expected x_q (..., L, {self.E_q}) and x_kv (..., S, {self.E_kv}); "
@@ -103,10 +163,14 @@ class SelfAttention(CrossAttention):
 def load_weights_np(module, W_q, W_k, W_v):
     """Copy NumPy projections of shape (in, out) into module.W_q / W_k / W_v, whose
     nn.Linear weights are stored transposed, (out, in). Returns the module."""
+    if not isinstance(module, CrossAttention):
+        raise TypeError(f"module must be a SelfAttention or CrossAttention of this chapter; got "
+                        f"{type(module).__name__}. For nn.MultiheadAttention copy into "
+                        "in_proj_weight (see section 5).")
     with torch.no_grad():
         for name, W in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v)):
             layer = getattr(module, name)
-            W = torch.as_tensor(np.asarray(W), dtype=layer.weight.dtype)
+            W = torch.as_tensor(as_float64(name, W), dtype=layer.weight.dtype)
             if W.ndim != 2 or tuple(W.T.shape) != tuple(layer.weight.shape):
                 raise ValueError(f"{name} has shape {tuple(W.shape)}; this layer needs "
                                  f"(in, out) = {tuple(layer.weight.shape[::-1])} "

@@ -60,8 +60,8 @@ def test_causal_masks_match_torch_formulas(L, S):
     assert (causal_mask_pt(L, S, "bottom-right").numpy() == bottom_right).all()
 
 
-# torch warns that causal_lower_right "will produce NaNs" when L > S; in 2.13 SDPA returns zeros
-# for those empty rows (asserted below), so the warning is expected and silenced here.
+# torch warns that causal_lower_right "will produce NaNs" when L > S; the 2.13 CPU build returns
+# zeros for those empty rows (asserted below), so the warning is expected and silenced here.
 @pytest.mark.filterwarnings("ignore:Lower right causal bias will produce NaNs")
 @pytest.mark.parametrize("L,S", [(3, 7), (7, 3), (5, 5), (1, 9)])
 def test_top_left_is_sdpa_is_causal_and_bottom_right_is_causal_lower_right(L, S):
@@ -223,3 +223,67 @@ def test_non_finite_input_is_rejected(fn):
     q[0, 0] = float("inf")
     with pytest.raises(ValueError, match="finite"):
         fn(q, make((4, 3)), make((4, 2)), np.ones((2, 4), bool) if fn is masked_sdpa_np else torch.ones(2, 4, dtype=torch.bool))
+
+
+# ---- bad input: every public function names the argument and the fix ----------------------
+
+@pytest.mark.parametrize("call,error,match", [
+    (lambda: causal_mask_np(-3), ValueError, r"L must be a non-negative int \(a length\); got -3"),
+    (lambda: causal_mask_np(3, -1), ValueError, r"S must be a non-negative int"),
+    (lambda: causal_mask_np(2.5), TypeError, r"L must be a non-negative int; got float"),
+    (lambda: causal_mask_pt(-1), ValueError, r"L must be a non-negative int"),
+    (lambda: causal_mask_pt(3, 4.0), TypeError, r"S must be a non-negative int; got float"),
+    (lambda: padding_mask_np([1, 2], -4), ValueError, r"S must be a non-negative int"),
+    (lambda: padding_mask_pt([1, 2], 4.0), TypeError, r"S must be a non-negative int"),
+])
+def test_bad_lengths_are_named(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+@pytest.mark.parametrize("fn", [masked_softmax_np, masked_softmax_pt])
+def test_masked_softmax_rejects_float_and_integer_masks(fn):
+    """An additive float mask or a 0/1 mask would silently give another answer: refused."""
+    scores = np.zeros((2, 3))
+    additive = np.where(np.eye(2, 3, dtype=bool), 0.0, -np.inf)
+    ones = np.eye(2, 3, dtype=np.int64)
+    wrap = (lambda a: a) if fn is masked_softmax_np else torch.from_numpy
+    with pytest.raises(ValueError, match=r"got dtype .*float64.*`mask == 0`.*`~mask`"):
+        fn(wrap(scores), wrap(additive))
+    with pytest.raises(ValueError, match=r"got dtype .*int64.*`mask == 1`"):
+        fn(wrap(scores), wrap(ones))
+
+
+@pytest.mark.parametrize("fn", [masked_softmax_np, masked_softmax_pt])
+def test_masked_softmax_rejects_bad_shapes_and_scores(fn):
+    wrap = (lambda a: a) if fn is masked_softmax_np else torch.from_numpy
+    with pytest.raises(ValueError, match=r"mask of shape \(2, 4\) does not broadcast"):
+        fn(wrap(np.zeros((2, 3))), wrap(np.ones((2, 4), dtype=bool)))
+    bad = np.zeros((2, 3))
+    bad[0, 1] = np.nan
+    with pytest.raises(ValueError, match=r"scores contains inf or NaN"):
+        fn(wrap(bad), wrap(np.ones((2, 3), dtype=bool)))
+
+
+def test_masked_softmax_np_rejects_a_tensor_naming_it():
+    with pytest.raises(TypeError, match=r"scores is a torch tensor"):
+        masked_softmax_np(torch.zeros(2, 3), np.ones((2, 3), dtype=bool))
+
+
+@pytest.mark.parametrize("fn", [masked_sdpa_np, masked_sdpa_pt])
+def test_a_batch_by_key_padding_mask_gets_the_fix(fn):
+    """A (B, S) mask where (B, 1, 1, S) is needed: the message says how to reshape it."""
+    make = np.zeros if fn is masked_sdpa_np else torch.zeros
+    q, k, v = make((4, 2, 5, 3)), make((4, 2, 6, 3)), make((4, 2, 6, 2))
+    mask = np.ones((4, 6), dtype=bool)
+    if fn is masked_sdpa_pt:
+        mask = torch.from_numpy(mask)
+    with pytest.raises(ValueError, match=r"pass mask\[:, None, None, :\], of shape \(4, 1, 1, 6\)"):
+        fn(q, k, v, mask)
+
+
+def test_masked_sdpa_pt_names_numpy_and_mixed_dtype_arguments():
+    with pytest.raises(TypeError, match=r"v must be a torch.Tensor; got ndarray"):
+        masked_sdpa_pt(torch.zeros(2, 3), torch.zeros(4, 3), np.zeros((4, 2)))
+    with pytest.raises(TypeError, match=r"v is torch.float64 but q is torch.float32"):
+        masked_sdpa_pt(torch.zeros(2, 3), torch.zeros(4, 3), torch.zeros(4, 2, dtype=torch.float64))

@@ -269,3 +269,151 @@ def test_no_nan_from_non_finite_input():
     x = np.ones((1, 2, 4)); x[0, 0, 0] = np.inf
     with pytest.raises(ValueError, match="finite"):
         multi_head_attention_np(x, x, p, 2)
+
+
+# ----- second edition: every error names the argument and the fix -----
+
+@pytest.mark.parametrize("name", ["W_q", "W_k", "W_v", "W_o", "b_q", "b_o"])
+def test_nan_parameter_is_named(name):
+    p = init_mha_params_np(4, np.random.default_rng(0))
+    p[name] = np.array(p[name], copy=True)
+    p[name].flat[0] = np.nan
+    x = np.ones((1, 2, 4))
+    with pytest.raises(ValueError, match=rf"params\['{name}'\] contains inf or NaN"):
+        multi_head_attention_np(x, x, p, 2)
+
+
+def test_non_finite_input_names_which_input():
+    p = init_mha_params_np(4, np.random.default_rng(0))
+    good, bad = np.ones((1, 2, 4)), np.ones((1, 2, 4))
+    bad[0, 1, 2] = np.nan
+    with pytest.raises(ValueError, match="found inf or NaN in x_kv"):
+        multi_head_attention_np(good, bad, p, 2)
+    with pytest.raises(ValueError, match="found inf or NaN in x_q"):
+        multi_head_attention_np(bad, good, p, 2)
+    m = MultiHeadAttention(4, 2)
+    t_good, t_bad = torch.ones(1, 2, 4), torch.tensor(bad, dtype=torch.float32)
+    with pytest.raises(ValueError, match="found inf or NaN in value"):
+        m(t_good, t_good, t_bad)
+
+
+def test_params_must_be_a_dict_with_weights():
+    x = np.ones((1, 2, 4))
+    with pytest.raises(TypeError, match="params must be a dict.*params_np_from_module"):
+        multi_head_attention_np(x, x, MultiHeadAttention(4, 2), 2)
+    p = {**init_mha_params_np(4, np.random.default_rng(0)), "W_k": None}
+    with pytest.raises(ValueError, match=r"params\['W_k'\] is None; only the biases"):
+        multi_head_attention_np(x, x, p, 2)
+
+
+def test_mask_mistakes_get_the_fix():
+    p = init_mha_params_np(4, np.random.default_rng(0))
+    x = np.ones((2, 3, 4))
+    with pytest.raises(ValueError, match=r"= \(B, S\).*allowed\[:, None, None, :\]"):
+        multi_head_attention_np(x, x[:, :2], p, 2, allowed=np.ones((2, 2), dtype=bool))
+    with pytest.raises(ValueError, match=r"allowed must be boolean.*mask == 0"):
+        multi_head_attention_np(x, x, p, 2, allowed=np.zeros((3, 3)))
+    m = MultiHeadAttention(4, 2)
+    t = torch.ones(2, 3, 4)
+    with pytest.raises(ValueError, match=r"allowed\[:, None, None, :\]"):
+        m(t, t, t, allowed=torch.ones(2, 3, dtype=torch.bool))
+    with pytest.raises(ValueError, match="boolean.*`~mask`"):
+        m(t, t, t, allowed=torch.zeros(3, 3))
+    with pytest.raises(ValueError, match=r"boolean"):
+        to_torch_mha_mask(torch.zeros(2, 1, 1, 3), 2, 2, 3, 3)
+    with pytest.raises(ValueError, match=r"does not broadcast to \(B, H, L, S\)"):
+        to_torch_mha_mask(torch.ones(2, 3, dtype=torch.bool), 2, 2, 4, 3)
+
+
+def test_one_sequence_mask_of_shape_1_S_still_broadcasts():
+    p = init_mha_params_np(4, np.random.default_rng(0))
+    x = np.random.default_rng(1).normal(size=(1, 3, 4))
+    keep = np.array([[True, True, False]])                       # (1, S): B = 1, legal
+    _, w = multi_head_attention_np(x, x, p, 2, allowed=keep)
+    assert (w[..., 2] == 0).all()
+
+
+def test_module_input_type_and_dtype_errors():
+    m = MultiHeadAttention(4, 2)
+    x = torch.ones(1, 2, 4)
+    with pytest.raises(TypeError, match=r"query must be a torch.Tensor.*torch.as_tensor"):
+        m(np.ones((1, 2, 4)), x, x)
+    with pytest.raises(TypeError, match=r"key has dtype torch.float64.*torch.float32"):
+        m(x, x.double(), x)
+    with pytest.raises(TypeError, match="split_heads_pt expects a torch.Tensor.*split_heads_np"):
+        split_heads_pt(np.ones((1, 2, 4)), 2)
+    with pytest.raises(TypeError, match="merge_heads_pt expects a torch.Tensor"):
+        merge_heads_pt(np.ones((1, 2, 2, 2)))
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"dropout": 1.0}, "dropout is a probability"), ({"dropout": -0.1}, "dropout is a probability"),
+    ({"dropout": "0.1"}, "dropout is a probability")])
+def test_module_rejects_bad_dropout(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        MultiHeadAttention(4, 2, **kwargs)
+
+
+@pytest.mark.parametrize("E", [0, -4, 4.0, True])
+def test_module_rejects_bad_width(E):
+    with pytest.raises(ValueError, match="positive int"):
+        MultiHeadAttention(E, 1)
+
+
+def test_float_head_count_gets_the_fix():
+    with pytest.raises(ValueError, match="not a float like"):
+        check_heads(8, 2.0)
+
+
+def test_helpers_reject_a_foreign_module():
+    ref = nn.MultiheadAttention(4, 2, batch_first=True)
+    with pytest.raises(TypeError, match="params_np_from_module expects module"):
+        params_np_from_module(ref)
+    with pytest.raises(TypeError, match="to_torch_mha expects module"):
+        to_torch_mha(ref)
+
+
+def test_head_entropy_rejects_scores_and_names_the_fix():
+    with pytest.raises(ValueError, match="Pass the softmax output"):
+        head_entropy_np(np.full((1, 1, 2, 3), 2.0))
+    with pytest.raises(ValueError, match=r"w\[None, None\]"):
+        head_entropy_np(np.full((2, 3), 1 / 3))
+
+
+# ----- attention dropout -----
+
+def test_dropout_eval_deterministic_train_random_and_unbiased():
+    torch.manual_seed(0)
+    m = MultiHeadAttention(8, 2, dropout=0.2)
+    x = torch.randn(2, 5, 8)
+    with torch.no_grad():
+        m.eval()
+        assert torch.equal(m(x, x, x)[0], m(x, x, x)[0])
+        m.train()
+        a, b = m(x, x, x)[0], m(x, x, x)[0]
+        assert not torch.equal(a, b)
+        many = m(x.repeat(3000, 1, 1), x.repeat(3000, 1, 1), x.repeat(3000, 1, 1))[0]
+        m.eval()
+        ref = m(x, x, x)[0]
+    assert (many.view(3000, 2, 5, 8).mean(0) - ref).abs().max() < 0.05
+
+
+def test_dropout_matches_torch_in_eval_and_at_zero():
+    torch.manual_seed(1)
+    m = MultiHeadAttention(12, 3, dropout=0.3).eval()
+    ref = to_torch_mha(m)
+    assert ref.dropout == 0.3
+    x = torch.randn(2, 4, 12)
+    with torch.no_grad():
+        np.testing.assert_allclose(m(x, x, x)[0].numpy(), ref(x, x, x)[0].numpy(), atol=2e-6)
+    m0 = MultiHeadAttention(12, 3).train()                # dropout 0: training mode is exact
+    ref0 = to_torch_mha(m0).train()
+    with torch.no_grad():
+        np.testing.assert_allclose(m0(x, x, x)[0].numpy(), ref0(x, x, x)[0].numpy(), atol=2e-6)
+
+
+def test_positional_signature_is_backward_compatible():
+    m = MultiHeadAttention(8, 2, False)                   # (E, H, bias) as before
+    assert m.q_proj.bias is None and m.dropout == 0.0
+    assert [n for n, _ in m.named_parameters()] == [
+        "q_proj.weight", "k_proj.weight", "v_proj.weight", "out_proj.weight"]

@@ -105,3 +105,86 @@ def test_non_finite_input_is_rejected_not_returned_as_nan(fn):
     q[0, 0] = float("nan")
     with pytest.raises(ValueError, match="finite"):
         fn(q, make((4, 3)), make((4, 2)))
+
+
+# ---- bad input: every public function names the argument and the fix ----------------------
+
+from attnlab.scaled_dot_product import as_float64, check_scale, check_tensors  # noqa: E402
+
+
+@pytest.mark.parametrize("x", [[0.5, float("nan")], [1.0, float("inf")], np.array([[np.nan]])])
+def test_softmax_np_rejects_nan_and_plus_inf(x):
+    with pytest.raises(ValueError, match=r"x contains NaN or \+inf"):
+        softmax_np(x)
+
+
+def test_softmax_np_keeps_minus_inf_as_a_blocked_key():
+    np.testing.assert_array_equal(softmax_np([-np.inf, 0.0]), [0.0, 1.0])
+
+
+def test_softmax_np_rejects_tensors_and_non_numbers():
+    with pytest.raises(TypeError, match=r"x is a torch tensor.*\.numpy\(\).*_pt function"):
+        softmax_np(torch.zeros(3))
+    with pytest.raises(TypeError, match=r"x must be a numeric array; got str"):
+        softmax_np("abc")
+
+
+def test_softmax_pt_rejects_arrays_integers_and_nan():
+    with pytest.raises(TypeError, match=r"x must be a floating-point torch.Tensor; got ndarray"):
+        softmax_pt(np.zeros(3))
+    with pytest.raises(TypeError, match=r"got Tensor torch.int64"):
+        softmax_pt(torch.zeros(3, dtype=torch.int64))
+    with pytest.raises(ValueError, match=r"x contains NaN"):
+        softmax_pt(torch.tensor([0.0, float("nan")]))
+
+
+@pytest.mark.parametrize("which", ["q", "k", "v"])
+def test_sdpa_pt_names_the_numpy_argument(which):
+    args = {"q": torch.zeros(2, 3), "k": torch.zeros(4, 3), "v": torch.zeros(4, 2)}
+    args[which] = args[which].numpy()
+    with pytest.raises(TypeError, match=rf"{which} must be a torch.Tensor; got ndarray\. "
+                                        rf"Convert it with torch.from_numpy\({which}\)"):
+        sdpa_pt(**args)
+
+
+def test_sdpa_pt_names_mixed_dtypes_and_integer_tensors():
+    with pytest.raises(TypeError, match=r"k is torch.float64 but q is torch.float32.*k.to\(q.dtype\)"):
+        sdpa_pt(torch.zeros(2, 3), torch.zeros(4, 3, dtype=torch.float64), torch.zeros(4, 2))
+    with pytest.raises(TypeError, match=r"v must be a floating-point tensor; got torch.int64.*v.float\(\)"):
+        sdpa_pt(torch.zeros(2, 3), torch.zeros(4, 3), torch.zeros(4, 2, dtype=torch.int64))
+
+
+@pytest.mark.parametrize("which", ["q", "k", "v"])
+@pytest.mark.parametrize("fn", [sdpa_np, sdpa_pt])
+def test_non_finite_input_names_the_argument(fn, which):
+    make = np.zeros if fn is sdpa_np else torch.zeros
+    args = {"q": make((2, 3)), "k": make((4, 3)), "v": make((4, 2))}
+    args[which][0, 0] = float("nan")
+    with pytest.raises(ValueError, match=rf"^{which} contains inf or NaN"):
+        fn(**args)
+
+
+def test_sdpa_np_rejects_a_tensor_naming_it():
+    with pytest.raises(TypeError, match=r"k is a torch tensor.*k.detach\(\).cpu\(\).numpy\(\)"):
+        sdpa_np(np.zeros((2, 3)), torch.zeros(4, 3), np.zeros((4, 2)))
+
+
+@pytest.mark.parametrize("scale,error,match", [
+    (-1.0, ValueError, r"scale must be finite and > 0"),
+    (0.0, ValueError, r"scale must be finite and > 0"),
+    (float("nan"), ValueError, r"scale must be finite and > 0"),
+    ("0.5", TypeError, r"scale must be a number .* got str"),
+    (True, TypeError, r"scale must be a number"),
+])
+@pytest.mark.parametrize("fn", [sdpa_np, sdpa_pt])
+def test_bad_scale_is_named(fn, scale, error, match):
+    make = np.zeros if fn is sdpa_np else torch.zeros
+    with pytest.raises(error, match=match):
+        fn(make((2, 3)), make((4, 3)), make((4, 2)), scale=scale)
+
+
+def test_helpers_accept_good_input():
+    check_scale(None)
+    check_scale(np.float32(0.5))
+    check_tensors(a=torch.zeros(2), b=torch.ones(3))
+    assert as_float64([1, 2], "x").dtype == np.float64

@@ -182,3 +182,78 @@ def test_modules_reject_wrong_widths():
 def test_load_weights_rejects_untransposed_matrix():
     with pytest.raises(ValueError, match=r"W_q has shape \(3, 8\).*\(8, 3\)"):
         load_weights_np(SelfAttention(8, 3), np.zeros((3, 8)), np.zeros((8, 3)), np.zeros((8, 3)))
+
+
+# ---- second edition: every error names the argument and the fix ----------------------------
+
+@pytest.mark.parametrize("bad", ["x", "W_q", "W_k", "W_v"])
+def test_self_attention_names_the_non_finite_argument(bad):
+    args = {"x": np.ones((3, 4)), "W_q": np.ones((4, 2)), "W_k": np.ones((4, 2)),
+            "W_v": np.ones((4, 2))}
+    args[bad] = args[bad].copy()
+    args[bad].flat[0] = np.inf
+    with pytest.raises(ValueError, match=rf"found inf or NaN in {bad}\b"):
+        self_attention_np(**args)
+
+
+@pytest.mark.parametrize("bad", ["x_q", "x_kv"])
+def test_cross_attention_names_the_non_finite_input(bad):
+    args = {"x_q": np.ones((3, 4)), "x_kv": np.ones((5, 6)), "W_q": np.ones((4, 2)),
+            "W_k": np.ones((6, 2)), "W_v": np.ones((6, 2))}
+    args[bad] = args[bad].copy()
+    args[bad][0, 0] = np.nan
+    with pytest.raises(ValueError, match=rf"found inf or NaN in {bad}\b"):
+        cross_attention_np(**args)
+
+
+def test_non_numeric_input_names_the_argument_and_the_fix():
+    with pytest.raises(ValueError, match=r"W_k must be an array of numbers.*\.numpy\(\)"):
+        self_attention_np(np.ones((3, 4)), np.ones((4, 2)), "W_k", np.ones((4, 2)))
+
+
+@pytest.mark.parametrize("scale", [0.0, -1.0, np.inf, "0.5"])
+def test_bad_scale_is_rejected(scale):
+    with pytest.raises(ValueError, match="scale must be a positive finite number"):
+        self_attention_np(np.ones((3, 4)), np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 2)),
+                          scale=scale)
+
+
+def test_mask_mistakes_get_the_fix():
+    x = np.ones((2, 3, 4))
+    W = np.ones((4, 2))
+    with pytest.raises(ValueError, match=r"allowed must be boolean.*mask == 0"):
+        self_attention_np(x, W, W, W, allowed=np.zeros((3, 3)))
+    with pytest.raises(ValueError, match=r"pass allowed\[:, 0\]"):
+        self_attention_np(x, W, W, W, allowed=np.ones((2, 1, 1, 3), dtype=bool))
+    with pytest.raises(ValueError, match=r"pass allowed\[:, 0\]"):
+        SelfAttention(4, 2)(torch.ones(2, 3, 4), allowed=torch.ones(2, 1, 1, 3, dtype=torch.bool))
+
+
+def test_module_input_type_and_dtype_errors():
+    layer = CrossAttention(4, 6, 2)
+    with pytest.raises(TypeError, match=r"x_q must be a torch.Tensor.*torch.as_tensor"):
+        layer(np.ones((1, 3, 4)), torch.ones(1, 5, 6))
+    with pytest.raises(TypeError, match=r"x_kv has dtype torch.float64.*torch.float32"):
+        layer(torch.ones(1, 3, 4), torch.ones(1, 5, 6, dtype=torch.float64))
+    bad = torch.ones(1, 5, 6)
+    bad[0, 0, 0] = float("nan")
+    with pytest.raises(ValueError, match="found inf or NaN in x_kv"):
+        layer(torch.ones(1, 3, 4), bad)
+
+
+@pytest.mark.parametrize("kwargs", [{"E_q": 0, "E_kv": 4, "D": 2}, {"E_q": 4, "E_kv": 4, "D": 2.0},
+                                    {"E_q": 4, "E_kv": 4, "D": 2, "Dv": -1}])
+def test_module_rejects_bad_sizes(kwargs):
+    with pytest.raises(ValueError, match="must be a positive int"):
+        CrossAttention(**kwargs)
+
+
+def test_load_weights_rejects_a_foreign_module_and_nan():
+    with pytest.raises(TypeError, match="module must be a SelfAttention or CrossAttention"):
+        load_weights_np(nn.MultiheadAttention(4, 1), np.zeros((4, 4)), np.zeros((4, 4)),
+                        np.zeros((4, 4)))
+    W = np.zeros((8, 3))
+    W_nan = W.copy()
+    W_nan[0, 0] = np.nan
+    with pytest.raises(ValueError, match="found inf or NaN in W_v"):
+        load_weights_np(SelfAttention(8, 3), W, W, W_nan)

@@ -2,7 +2,7 @@
 
 A draft is plain Python in which `# %%` starts a code cell and `# %% [markdown]`
 a markdown cell (its lines written as `# text`). Options may follow on the same
-line: `tags=["check"]`, `slide="skip"`. Once converted, the notebook is the
+line: `tags=["check"]`, `slide="skip"`, `alt="what the figure shows"`. Once converted, the notebook is the
 source: edit it in Jupyter, not the draft (drafts are not kept in the repo).
 
 Slides: a cell starting with a `#`/`##` heading opens a slide; any other markdown
@@ -27,7 +27,8 @@ OPTION = re.compile(r'(\w+)=(\[[^\]]*\]|"[^"]*")')
 
 
 def slide_type(cell) -> str:
-    first = cell.source.lstrip().split("\n", 1)[0]
+    lines = [l for l in cell.source.strip().splitlines() if not re.match(r"^\([\w-]+\)=$", l)]
+    first = lines[0] if lines else ""                  # a MyST label line does not count
     if cell.cell_type == "markdown" and re.match(r"^#{1,2} ", first):
         return "slide"
     if cell.cell_type == "markdown":
@@ -55,6 +56,8 @@ def parse(text: str) -> nbformat.NotebookNode:
             cell = nbformat.v4.new_code_cell("\n".join(lines))
         if opts.get("tags"):
             cell.metadata["tags"] = opts["tags"]
+        if opts.get("alt"):                      # alt text of the figure the cell draws
+            cell.metadata["mystnb"] = {"image": {"alt": opts["alt"]}}
         cell.metadata["slideshow"] = {"slide_type": opts.get("slide", slide_type(cell))}
         nb.cells.append(cell)
     nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)",

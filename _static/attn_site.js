@@ -1,0 +1,23 @@
+// Click a figure to see it at its full size; click again (or press Escape) to close.
+document.addEventListener("DOMContentLoaded", function () {
+  function close() {
+    var open = document.querySelector(".attn-zoom");
+    if (open) { open.remove(); }
+  }
+  document.querySelectorAll(".cell_output img").forEach(function (img) {
+    img.addEventListener("click", function () {
+      close();
+      var box = document.createElement("div");
+      box.className = "attn-zoom";
+      box.setAttribute("role", "dialog");
+      box.setAttribute("aria-label", "Figure at full size; click to close");
+      var big = document.createElement("img");
+      big.src = img.src;
+      big.alt = img.alt;
+      box.appendChild(big);
+      box.addEventListener("click", close);
+      document.body.appendChild(box);
+    });
+  });
+  document.addEventListener("keydown", function (e) { if (e.key === "Escape") { close(); } });
+});

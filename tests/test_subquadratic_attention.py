@@ -1,0 +1,256 @@
+"""attnlab.subquadratic_attention against independent references (tolerances per test).
+
+Windows and blocks: equal to chapter 5's masked dense attention and to
+F.scaled_dot_product_attention under the same mask. Linear attention: recurrent form equal
+to the parallel causal form and to the written-out L x L weights. Random features: error
+against exact softmax attention falls with the number of features. Receptive field: k
+window layers reach exactly k * w positions. Bad inputs: errors that name the argument.
+"""
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from attnlab.masks import masked_sdpa_np
+from attnlab.scaled_dot_product import sdpa_np
+from attnlab.subquadratic_attention import (
+    band_keys_np, band_to_dense_np, bigbird_block_mask_np, block_sparse_attention_np,
+    elu_feature_map_np, expand_block_mask_np, gaussian_directions_np, kernel_attention_np,
+    kernel_attention_pt, kernel_weights_np, linear_attention_np, linear_attention_pt,
+    linear_attention_recurrent_np, performer_attention_np, performer_attention_pt,
+    sliding_window_attention_np, sliding_window_attention_pt, sliding_window_mask_np,
+    softmax_kernel_features_np)
+
+# (B, H, L, D, Dv, w, causal): L not a multiple of w, odd D, Dv != D, w = 0, w >= L
+WINDOW_CASES = [(1, 1, 1, 1, 1, 0, True), (2, 3, 11, 5, 7, 3, True), (1, 2, 37, 9, 4, 5, False),
+                (2, 1, 16, 8, 3, 4, True), (1, 1, 13, 3, 6, 20, False), (1, 2, 9, 4, 4, 0, False),
+                (1, 1, 97, 17, 5, 8, True), (2, 2, 33, 6, 6, 1, False)]
+
+
+def loop_window_mask(L, w, causal):
+    return np.array([[(0 <= i - j <= w) if causal else abs(i - j) <= w for j in range(L)]
+                     for i in range(L)])
+
+
+@pytest.mark.parametrize("L,w", [(1, 0), (6, 2), (10, 0), (7, 30), (50, 7)])
+def test_window_mask_matches_loops_and_count(L, w):
+    for causal in (True, False):
+        m = sliding_window_mask_np(L, w, causal)
+        assert m.dtype == bool and (m == loop_window_mask(L, w, causal)).all()
+    if w < L:
+        assert sliding_window_mask_np(L, w).sum() == L * (w + 1) - w * (w + 1) // 2
+
+
+@pytest.mark.parametrize("B,H,L,D,Dv,w,causal", WINDOW_CASES)
+def test_window_attention_equals_masked_dense(B, H, L, D, Dv, w, causal):
+    rng = np.random.default_rng(L * 7 + w)
+    q, k = rng.normal(size=(2, B, H, L, D))
+    v = rng.normal(size=(B, H, L, Dv))
+    allowed = sliding_window_mask_np(L, w, causal)
+    ref, ref_w = masked_sdpa_np(q, k, v, allowed)                  # float64 reference
+    out, band = sliding_window_attention_np(q, k, v, w, causal)
+    assert np.abs(out - ref).max() < 1e-12
+    assert np.abs(band_to_dense_np(band, w, causal) - ref_w).max() < 1e-12
+    q64, k64, v64 = (torch.from_numpy(a) for a in (q, k, v))
+    out_pt, band_pt = sliding_window_attention_pt(q64, k64, v64, w, causal)   # float64 blocks
+    assert np.abs(out_pt.numpy() - ref).max() < 1e-12
+    assert np.abs(band_pt.numpy() - band).max() < 1e-12
+    sdpa = F.scaled_dot_product_attention(q64, k64, v64, attn_mask=torch.from_numpy(allowed))
+    assert np.abs(sdpa.numpy() - ref).max() < 1e-12
+    out32, _ = sliding_window_attention_pt(q64.float(), k64.float(), v64.float(), w, causal)
+    assert np.abs(out32.double().numpy() - ref).max() < 2e-6            # float32 vs float64
+
+
+def test_window_scores_grow_as_L_times_w():
+    """The band holds L * W slots: linear in L for a fixed window."""
+    for L in (64, 128, 256):
+        index, valid = band_keys_np(L, 8)
+        assert index.shape == (L, 9) and valid.sum() == L * 9 - 8 * 9 // 2
+
+
+def test_window_gradients_flow_like_masked_dense():
+    torch.manual_seed(0)
+    q, k, v = (torch.randn(2, 19, 5, dtype=torch.float64, requires_grad=True) for _ in range(3))
+    allowed = torch.from_numpy(sliding_window_mask_np(19, 4))
+    g_win = torch.autograd.grad(sliding_window_attention_pt(q, k, v, 4)[0].sum(), (q, k, v))
+    g_ref = torch.autograd.grad(
+        F.scaled_dot_product_attention(q, k, v, attn_mask=allowed).sum(), (q, k, v))
+    for a, b in zip(g_win, g_ref):
+        assert (a - b).abs().max() < 1e-12
+
+
+def reach(n_layers, w, L=48, E=6, causal=True, seed=0):
+    gen = torch.Generator().manual_seed(seed)
+    x = torch.randn(L, E, generator=gen, dtype=torch.float64, requires_grad=True)
+    h = x
+    for _ in range(n_layers):
+        Wq, Wk, Wv = (torch.randn(E, E, generator=gen, dtype=torch.float64) / E**0.5
+                      for _ in range(3))
+        h = h + sliding_window_attention_pt(h @ Wq, h @ Wk, h @ Wv, w, causal)[0]
+    i = L - 1 if causal else L // 2
+    h[i].sum().backward()
+    return i, np.flatnonzero(x.grad.abs().sum(-1).numpy() > 0)
+
+
+@pytest.mark.parametrize("n_layers,w", [(1, 3), (2, 3), (3, 4), (4, 2), (5, 1)])
+def test_receptive_field_is_k_times_w(n_layers, w):
+    i, seen = reach(n_layers, w)
+    assert (seen == np.arange(i - n_layers * w, i + 1)).all()
+    i, seen = reach(n_layers, w, causal=False)
+    assert (seen == np.arange(i - n_layers * w, i + n_layers * w + 1)).all()
+
+
+@pytest.mark.parametrize("nb,block,window,n_global,n_random", [
+    (1, 3, 1, 1, 1), (5, 4, 1, 1, 2), (9, 2, 0, 2, 3), (16, 3, 2, 1, 1), (7, 5, 1, 0, 0)])
+def test_block_sparse_equals_masked_dense(nb, block, window, n_global, n_random):
+    rng = np.random.default_rng(nb * 10 + block)
+    bm = bigbird_block_mask_np(nb, window, n_global, n_random, rng)
+    q, k = rng.normal(size=(2, 2, nb * block, 7))
+    v = rng.normal(size=(2, nb * block, 3))
+    out, n_scores = block_sparse_attention_np(q, k, v, bm, block)
+    dense = expand_block_mask_np(bm, block)
+    ref, _ = masked_sdpa_np(q, k, v, dense)
+    assert np.abs(out - ref).max() < 1e-12
+    assert n_scores == dense.sum()
+    sdpa = F.scaled_dot_product_attention(*(torch.from_numpy(a) for a in (q, k, v)),
+                                          attn_mask=torch.from_numpy(dense))
+    assert np.abs(sdpa.numpy() - ref).max() < 1e-12
+
+
+def test_bigbird_pattern_counts_and_density():
+    densities = []
+    for n in (1024, 2048, 4096, 8192):
+        nb = n // 64
+        bm = bigbird_block_mask_np(nb, window=1, n_global=2, n_random=3,
+                                   rng=np.random.default_rng(n))
+        assert (bm[:2] == True).all() and (bm[:, :2] == True).all()      # noqa: E712 global
+        assert (np.diag(bm)).all() and bm.sum() == 10 * nb - 18
+        densities.append(bm.sum() / nb**2)
+    assert all(a > b for a, b in zip(densities, densities[1:]))          # falls with N
+
+
+def test_block_sparse_empty_row_gives_zeros():
+    bm = np.array([[True, False], [False, False]])
+    rng = np.random.default_rng(0)
+    q, k, v = rng.normal(size=(3, 6, 4))
+    out, _ = block_sparse_attention_np(q, k, v, bm, 3)
+    assert (out[3:] == 0).all()
+    ref, _ = masked_sdpa_np(q, k, v, expand_block_mask_np(bm, 3))
+    assert np.abs(out - ref).max() < 1e-12
+
+
+@pytest.mark.parametrize("B,H,L,D,Dv", [(1, 1, 1, 1, 1), (2, 3, 17, 5, 2), (1, 2, 64, 8, 8)])
+def test_recurrent_equals_parallel_causal(B, H, L, D, Dv):
+    rng = np.random.default_rng(L)
+    q, k = rng.normal(size=(2, B, H, L, D))
+    v = rng.normal(size=(B, H, L, Dv))
+    rec, _ = linear_attention_recurrent_np(q, k, v)
+    par, _ = linear_attention_np(q, k, v, causal=True)
+    quad = kernel_weights_np(elu_feature_map_np(q), elu_feature_map_np(k), causal=True) @ v
+    par_pt, _ = linear_attention_pt(*(torch.from_numpy(a) for a in (q, k, v)), causal=True)
+    assert np.abs(rec - par).max() < 1e-12
+    assert np.abs(par - quad).max() < 1e-12
+    assert np.abs(par_pt.numpy() - par).max() < 1e-12
+
+
+@pytest.mark.parametrize("L,S,causal", [(1, 1, False), (6, 11, False), (9, 4, False),
+                                        (13, 13, True)])
+def test_linear_attention_matches_definition(L, S, causal):
+    rng = np.random.default_rng(S)
+    q, k, v = rng.normal(size=(2, L, 5)), rng.normal(size=(2, S, 5)), rng.normal(size=(2, S, 3))
+    pq, pk = (F.elu(torch.from_numpy(a)) + 1 for a in (q, k))      # independent phi
+    sim = pq @ pk.transpose(-2, -1)
+    if causal:
+        sim = sim.tril()
+    ref = (sim / sim.sum(-1, keepdim=True) @ torch.from_numpy(v)).numpy()
+    out, weights = linear_attention_np(q, k, v, causal)
+    assert weights is None and np.abs(out - ref).max() < 1e-12
+
+
+def test_linear_attention_is_not_softmax_attention():
+    rng = np.random.default_rng(5)
+    q, k, v = rng.normal(size=(3, 24, 16))
+    gap = np.abs(linear_attention_np(q, k, v)[0] - sdpa_np(q, k, v)[0]).max()
+    assert gap > 0.3
+
+
+def test_causal_linear_attention_does_not_see_the_future():
+    rng = np.random.default_rng(1)
+    q, k, v = rng.normal(size=(3, 12, 4))
+    k2, v2 = k.copy(), v.copy()
+    k2[7:], v2[7:] = rng.normal(size=(2, 5, 4))
+    for fn in (lambda *a: linear_attention_np(*a, causal=True), linear_attention_recurrent_np):
+        assert (fn(q, k2, v2)[0][:7] == fn(q, k, v)[0][:7]).all()
+
+
+def test_performer_matches_explicit_weights_and_pytorch():
+    rng = np.random.default_rng(2)
+    omega = gaussian_directions_np(40, 6, rng)
+    q, k, v = rng.normal(size=(2, 9, 6)), rng.normal(size=(2, 9, 6)), rng.normal(size=(2, 9, 4))
+    for causal in (False, True):
+        pq = softmax_kernel_features_np(q / 6**0.25, omega)
+        pk = softmax_kernel_features_np(k / 6**0.25, omega)
+        ref = kernel_weights_np(pq, pk, causal) @ v
+        out, _ = performer_attention_np(q, k, v, omega, causal)
+        out_pt, _ = performer_attention_pt(*(torch.from_numpy(a) for a in (q, k, v)),
+                                           torch.from_numpy(omega), causal)
+        assert np.abs(out - ref).max() < 1e-12 and np.abs(out_pt.numpy() - ref).max() < 1e-12
+
+
+def test_orthogonal_directions_are_orthogonal_in_blocks():
+    omega = gaussian_directions_np(10, 4, np.random.default_rng(0))
+    for start in (0, 4):
+        block = omega[start:start + 4]
+        gram = block @ block.T
+        assert np.abs(gram - np.diag(np.diag(gram))).max() < 1e-10
+    assert omega.shape == (10, 4)
+
+
+def test_random_feature_error_falls_with_M_over_seeds():
+    """Mean error over 4 seeds falls at every step of M; slope about -1/2 in log-log."""
+    rng = np.random.default_rng(6)
+    q, k, v = rng.normal(size=(3, 128, 8))
+    q, k = 0.5 * q, 0.5 * k
+    exact = sdpa_np(q, k, v)[0]
+    Ms = [8, 32, 128, 512]
+    err = np.array([[np.abs(performer_attention_np(
+        q, k, v, gaussian_directions_np(M, 8, np.random.default_rng(s)))[0] - exact).mean()
+        for s in range(4)] for M in Ms])
+    assert (np.diff(err.mean(1)) < 0).all()
+    slope = np.polyfit(np.log(Ms), np.log(err.mean(1)), 1)[0]
+    assert -0.7 < slope < -0.25
+
+
+def test_kernel_attention_pt_noncausal_matches_numpy():
+    rng = np.random.default_rng(3)
+    pq, pk = rng.random((2, 5, 7, 3)) + 0.1
+    v = rng.normal(size=(5, 7, 2))
+    got = kernel_attention_pt(*(torch.from_numpy(a) for a in (pq, pk, v)))[0].numpy()
+    assert np.abs(got - kernel_attention_np(pq, pk, v)[0]).max() < 1e-12
+
+
+@pytest.mark.parametrize("call,words", [
+    (lambda: sliding_window_mask_np(5, -1), "window w"),
+    (lambda: sliding_window_mask_np(5, 2.5), "window w"),
+    (lambda: sliding_window_attention_np(np.ones((4, 3)), np.ones((5, 3)), np.ones((5, 2)), 1),
+     "L == S"),
+    (lambda: sliding_window_attention_pt(torch.ones(4, 3), torch.ones(4, 2), torch.ones(4, 2), 1),
+     "last dim D"),
+    (lambda: band_to_dense_np(np.ones((4, 3)), 1), "slots"),
+    (lambda: bigbird_block_mask_np(4, n_global=5), "n_global"),
+    (lambda: bigbird_block_mask_np(4, window=-1), "window"),
+    (lambda: block_sparse_attention_np(np.ones((6, 2)), np.ones((6, 2)), np.ones((6, 2)),
+                                       np.ones((2, 2), dtype=bool), 4), r"n_blocks \* block"),
+    (lambda: block_sparse_attention_np(np.ones((6, 2)), np.ones((6, 2)), np.ones((6, 2)),
+                                       np.ones((2, 2)), 3), "bool"),
+    (lambda: kernel_attention_np(-np.ones((3, 2)), np.ones((3, 2)), np.ones((3, 2))),
+     "non-negative"),
+    (lambda: linear_attention_np(np.ones((3, 2)), np.ones((4, 2)), np.ones((4, 2)), causal=True),
+     "L == S"),
+    (lambda: performer_attention_np(np.ones((3, 2)), np.ones((3, 2)), np.ones((3, 2)),
+                                    np.ones((5, 3))), "omega"),
+    (lambda: gaussian_directions_np(0, 3, np.random.default_rng(0)), "M and D"),
+])
+def test_bad_inputs_raise_with_a_message(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()
