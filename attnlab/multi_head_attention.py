@@ -126,6 +126,7 @@ import torch
 import torch.nn as nn
 
 from attnlab.masks import masked_sdpa_pt
+from attnlab.self_and_cross_attention import check_input_tensors   # chapter 6
 
 
 def split_heads_pt(x, H):
@@ -175,18 +176,8 @@ class MultiHeadAttention(nn.Module):
         self.out_proj = nn.Linear(E, E, bias=bias)
 
     def forward(self, query, key, value, allowed=None):
-        dtype = self.q_proj.weight.dtype
-        for name, t in (("query", query), ("key", key), ("value", value)):
-            if not isinstance(t, torch.Tensor):
-                raise TypeError(f"{name} must be a torch.Tensor; got {type(t).__name__}. "
-                                f"Use torch.as_tensor({name}, dtype={dtype}).")
-            if t.dtype != dtype:
-                raise TypeError(f"{name} has dtype {t.dtype} but the layer's weights are {dtype}: "
-                                f"convert the input ({name}.to({dtype})) or the layer "
-                                f"(.to({t.dtype})).")
-            if not torch.isfinite(t).all():
-                raise ValueError(f"{name} must be finite: found inf or NaN in {name}. Mask keys "
-                                 "with `allowed` instead of writing -inf into the inputs.")
+        check_input_tensors({"query": query, "key": key, "value": value}, self.q_proj.weight.dtype,
+                            " Mask keys with `allowed` instead of writing -inf into the inputs.")
         shapes = f"query {tuple(query.shape)}, key {tuple(key.shape)}, value {tuple(value.shape)}"
         if query.ndim != 3 or key.ndim != 3 or value.ndim != 3:
             raise ValueError(f"expected query (B, L, E), key and value (B, S, E); got {shapes}")

@@ -105,6 +105,21 @@ from torch import nn
 from attnlab.masks import masked_sdpa_pt
 
 
+def check_input_tensors(named, dtype, finite_hint=""):
+    """Raise TypeError/ValueError, naming the argument and the fix, unless every tensor in
+    `named` ({name: tensor}) is a torch.Tensor of the layer's dtype with finite values."""
+    for name, t in named.items():
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"{name} must be a torch.Tensor; got {type(t).__name__}. Use "
+                            f"torch.as_tensor({name}, dtype={dtype}).")
+        if t.dtype != dtype:
+            raise TypeError(f"{name} has dtype {t.dtype} but the layer's weights are {dtype}: "
+                            f"convert the input ({name}.to({dtype})) or the layer "
+                            f"(.to({t.dtype})).")
+        if not torch.isfinite(t).all():
+            raise ValueError(f"{name} must be finite: found inf or NaN in {name}.{finite_hint}")
+
+
 class CrossAttention(nn.Module):
     """Single-head cross-attention: queries from x_q (B, L, Eq), keys/values from x_kv (B, S, Ekv).
 
@@ -124,17 +139,7 @@ class CrossAttention(nn.Module):
         self.W_v = nn.Linear(E_kv, self.Dv, bias=bias)  # weight (Dv, Ekv)
 
     def forward(self, x_q, x_kv, allowed=None):
-        dtype = self.W_q.weight.dtype
-        for name, t in (("x_q", x_q), ("x_kv", x_kv)):
-            if not isinstance(t, torch.Tensor):
-                raise TypeError(f"{name} must be a torch.Tensor; got {type(t).__name__}. Use "
-                                f"torch.as_tensor({name}, dtype={dtype}).")
-            if t.dtype != dtype:
-                raise TypeError(f"{name} has dtype {t.dtype} but the layer's weights are {dtype}: "
-                                f"convert the input ({name}.to({dtype})) or the layer "
-                                f"(.to({t.dtype})).")
-            if not torch.isfinite(t).all():
-                raise ValueError(f"{name} must be finite: found inf or NaN in {name}.")
+        check_input_tensors({"x_q": x_q, "x_kv": x_kv}, self.W_q.weight.dtype)
         if allowed is not None:
             allowed = torch.as_tensor(allowed, device=x_q.device)
             check_allowed_single_head(allowed.cpu().numpy(),
