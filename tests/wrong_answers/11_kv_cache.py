@@ -1,0 +1,260 @@
+"""Wrong answers a learner would plausibly write for chapter 11's exercises."""
+WRONG = [
+    (1, "attends over the old cache only, appending the new key afterwards", '''
+def decode_step(q_t, k_t, v_t, K, V):
+    q_t, k_t, v_t = (np.asarray(a, dtype=np.float64) for a in (q_t, k_t, v_t))
+    K, V = np.asarray(K, dtype=np.float64), np.asarray(V, dtype=np.float64)
+    scores = K @ q_t / np.sqrt(q_t.shape[0])
+    weights = np.exp(scores - scores.max()) if len(scores) else scores
+    weights = weights / weights.sum() if len(scores) else weights
+    out = weights @ V if len(scores) else np.zeros_like(q_t)
+    return out, weights, np.concatenate([K, k_t[None]]), np.concatenate([V, v_t[None]])
+'''),
+    (1, "no 1/sqrt(D) scaling", '''
+def decode_step(q_t, k_t, v_t, K, V):
+    q_t, k_t, v_t = (np.asarray(a, dtype=np.float64) for a in (q_t, k_t, v_t))
+    K, V = np.asarray(K, dtype=np.float64), np.asarray(V, dtype=np.float64)
+    K = np.concatenate([K, k_t[None]], axis=0)
+    V = np.concatenate([V, v_t[None]], axis=0)
+    scores = K @ q_t
+    weights = np.exp(scores - scores.max())
+    weights /= weights.sum()
+    return weights @ V, weights, K, V
+'''),
+    (1, "is_causal=True for the single new query: top-left, it sees key 0 only", '''
+def decode_step(q_t, k_t, v_t, K, V):
+    K = np.concatenate([np.asarray(K, dtype=np.float64), np.asarray(k_t)[None]], axis=0)
+    V = np.concatenate([np.asarray(V, dtype=np.float64), np.asarray(v_t)[None]], axis=0)
+    q = torch.as_tensor(np.asarray(q_t, dtype=np.float64))[None, None]
+    kk, vv = torch.as_tensor(K)[None], torch.as_tensor(V)[None]
+    scores = (q @ kk.transpose(-2, -1) / np.sqrt(K.shape[1]))
+    mask = torch.ones(1, K.shape[0], dtype=torch.bool).tril()        # top-left
+    weights = torch.softmax(scores.masked_fill(~mask, float("-inf")), -1)
+    out = weights @ vv
+    return out[0, 0].numpy(), weights[0, 0].numpy(), K, V
+'''),
+    (1, "new key prepended: the cache is out of order", '''
+def decode_step(q_t, k_t, v_t, K, V):
+    q_t, k_t, v_t = (np.asarray(a, dtype=np.float64) for a in (q_t, k_t, v_t))
+    K, V = np.asarray(K, dtype=np.float64), np.asarray(V, dtype=np.float64)
+    K = np.concatenate([k_t[None], K], axis=0)
+    V = np.concatenate([v_t[None], V], axis=0)
+    scores = K @ q_t / np.sqrt(q_t.shape[0])
+    weights = np.exp(scores - scores.max())
+    weights /= weights.sum()
+    return weights @ V, weights, K, V
+'''),
+    (1, "the new key is not attended to (the query sees the past only)", '''
+def decode_step(q_t, k_t, v_t, K, V):
+    q_t, k_t, v_t = (np.asarray(a, dtype=np.float64) for a in (q_t, k_t, v_t))
+    K, V = np.asarray(K, dtype=np.float64), np.asarray(V, dtype=np.float64)
+    K = np.concatenate([K, k_t[None]], axis=0)
+    V = np.concatenate([V, v_t[None]], axis=0)
+    scores = K @ q_t / np.sqrt(q_t.shape[0])
+    scores[-1] = -np.inf if len(scores) > 1 else scores[-1]
+    weights = np.exp(scores - scores.max())
+    weights /= weights.sum()
+    return weights @ V, weights, K, V
+'''),
+    (1, "the cache is not returned grown (returns the old K, V)", '''
+def decode_step(q_t, k_t, v_t, K, V):
+    q_t, k_t, v_t = (np.asarray(a, dtype=np.float64) for a in (q_t, k_t, v_t))
+    K0, V0 = np.asarray(K, dtype=np.float64), np.asarray(V, dtype=np.float64)
+    K = np.concatenate([K0, k_t[None]], axis=0)
+    V = np.concatenate([V0, v_t[None]], axis=0)
+    scores = K @ q_t / np.sqrt(q_t.shape[0])
+    weights = np.exp(scores - scores.max())
+    weights /= weights.sum()
+    return weights @ V, weights, K0, V0
+'''),
+    (1, "calls the chapter's gqa_attention_np", '''
+from attnlab.kv_cache import gqa_attention_np
+
+def decode_step(q_t, k_t, v_t, K, V):
+    K = np.concatenate([np.asarray(K, dtype=np.float64), np.asarray(k_t)[None]], axis=0)
+    V = np.concatenate([np.asarray(V, dtype=np.float64), np.asarray(v_t)[None]], axis=0)
+    out, w = gqa_attention_np(np.asarray(q_t)[None, None, None], K[None, None], V[None, None])
+    return out[0, 0, 0], w[0, 0, 0], K, V
+'''),
+    (2, "arange(P) for every row: the padding is counted", '''
+def positions_from_keep(keep):
+    keep = torch.as_tensor(keep, dtype=torch.bool)
+    return torch.arange(keep.shape[1]).expand(keep.shape).clone()
+'''),
+    (2, "positions start at 1: the running count without the -1", '''
+def positions_from_keep(keep):
+    keep = torch.as_tensor(keep, dtype=torch.bool)
+    return torch.where(keep, keep.long().cumsum(1), -1)
+'''),
+    (2, "padding gets position 0, so it looks like a real first token", '''
+def positions_from_keep(keep):
+    keep = torch.as_tensor(keep, dtype=torch.bool)
+    return (keep.long().cumsum(1) - 1).clamp(min=0)
+'''),
+    (2, "column index kept on real tokens: counts from the left edge, not the first token", '''
+def positions_from_keep(keep):
+    keep = torch.as_tensor(keep, dtype=torch.bool)
+    return torch.where(keep, torch.arange(keep.shape[1]), -1)
+'''),
+    (2, "counted from the right (as if the newest token were position 0)", '''
+def positions_from_keep(keep):
+    keep = torch.as_tensor(keep, dtype=torch.bool)
+    rev = keep.flip(1).long().cumsum(1) - 1
+    return torch.where(keep, rev.flip(1), -1)
+'''),
+    (2, "float positions (cumsum of a float mask)", '''
+def positions_from_keep(keep):
+    keep = torch.as_tensor(keep, dtype=torch.bool)
+    return keep.float().cumsum(1) - 1
+'''),
+    (2, "returns a NumPy array", '''
+def positions_from_keep(keep):
+    keep = np.asarray(keep, dtype=bool)
+    return keep.cumsum(1) - 1
+'''),
+    (2, "calls the chapter's left_pad", '''
+from attnlab.kv_cache import left_pad
+
+def positions_from_keep(keep):
+    keep = torch.as_tensor(keep, dtype=torch.bool)
+    return left_pad([[1] * int(n) for n in keep.sum(1)])[1]
+'''),
+    (3, "H instead of Hkv: the cache of a GQA model counted as multi-head", '''
+def max_sequences(config, T, memory_bytes, bytes_per_element=2):
+    kept = T if config["window"] is None else min(T, config["window"])
+    per_token = 2 * config["n_layers"] * config["H"] * config["D"] * bytes_per_element
+    return int(memory_bytes // (kept * per_token))
+'''),
+    (3, "only K counted, not V (no factor 2)", '''
+def max_sequences(config, T, memory_bytes, bytes_per_element=2):
+    kept = T if config["window"] is None else min(T, config["window"])
+    per_token = config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
+    return int(memory_bytes // (kept * per_token))
+'''),
+    (3, "the sliding window ignored", '''
+def max_sequences(config, T, memory_bytes, bytes_per_element=2):
+    per_token = 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
+    return int(memory_bytes // (T * per_token))
+'''),
+    (3, "the window always kept, even when T is shorter", '''
+def max_sequences(config, T, memory_bytes, bytes_per_element=2):
+    kept = T if config["window"] is None else config["window"]
+    per_token = 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
+    return int(memory_bytes // (kept * per_token))
+'''),
+    (3, "rounded to the nearest instead of down", '''
+def max_sequences(config, T, memory_bytes, bytes_per_element=2):
+    kept = T if config["window"] is None else min(T, config["window"])
+    per_token = 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
+    return round(memory_bytes / (kept * per_token))
+'''),
+    (3, "returns a float", '''
+def max_sequences(config, T, memory_bytes, bytes_per_element=2):
+    kept = T if config["window"] is None else min(T, config["window"])
+    per_token = 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
+    return memory_bytes // (kept * per_token) * 1.0
+'''),
+    (4, "repeat instead of repeat_interleave: query head h reads K/V head h % Hkv", '''
+def gqa_attention_pt(q, k, v, allowed=None):
+    G = q.shape[1] // k.shape[1]
+    k = k.repeat(1, G, 1, 1)
+    v = v.repeat(1, G, 1, 1)
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    if allowed is not None:
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ v, weights
+'''),
+    (4, "mask polarity inverted (True = blocked)", '''
+def gqa_attention_pt(q, k, v, allowed=None):
+    G = q.shape[1] // k.shape[1]
+    k = k.repeat_interleave(G, dim=1)
+    v = v.repeat_interleave(G, dim=1)
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    if allowed is not None:
+        scores = scores.masked_fill(allowed, -1e9)
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ v, weights
+'''),
+    (4, "no 1/sqrt(D) scaling", '''
+def gqa_attention_pt(q, k, v, allowed=None):
+    G = q.shape[1] // k.shape[1]
+    k = k.repeat_interleave(G, dim=1)
+    v = v.repeat_interleave(G, dim=1)
+    scores = q @ k.transpose(-2, -1)
+    if allowed is not None:
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ v, weights
+'''),
+    (4, "returns only the output, not (out, weights)", '''
+def gqa_attention_pt(q, k, v, allowed=None):
+    G = q.shape[1] // k.shape[1]
+    k = k.repeat_interleave(G, dim=1)
+    v = v.repeat_interleave(G, dim=1)
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    if allowed is not None:
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    return torch.softmax(scores, dim=-1) @ v
+'''),
+    (4, "computes in float32 whatever the input", '''
+def gqa_attention_pt(q, k, v, allowed=None):
+    q, k, v = q.float(), k.float(), v.float()
+    G = q.shape[1] // k.shape[1]
+    k = k.repeat_interleave(G, dim=1)
+    v = v.repeat_interleave(G, dim=1)
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    if allowed is not None:
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ v, weights
+'''),
+]
+RIGHT = [
+    (1, "computed in PyTorch float64, returned as NumPy", '''
+def decode_step(q_t, k_t, v_t, K, V):
+    K = np.concatenate([np.asarray(K, dtype=np.float64), np.asarray(k_t)[None]], axis=0)
+    V = np.concatenate([np.asarray(V, dtype=np.float64), np.asarray(v_t)[None]], axis=0)
+    q = torch.as_tensor(np.asarray(q_t, dtype=np.float64))
+    w = torch.softmax(torch.as_tensor(K) @ q / K.shape[1] ** 0.5, dim=0)
+    return (w @ torch.as_tensor(V)).numpy(), w.numpy(), K, V
+'''),
+    (1, "np.vstack and a softmax without the max shift", '''
+def decode_step(q_t, k_t, v_t, K, V):
+    K = np.vstack([np.asarray(K, dtype=np.float64).reshape(-1, len(k_t)), k_t])
+    V = np.vstack([np.asarray(V, dtype=np.float64).reshape(-1, len(v_t)), v_t])
+    e = np.exp(K @ np.asarray(q_t, dtype=np.float64) / np.sqrt(len(q_t)))
+    w = e / e.sum()
+    return w @ V, w, K, V
+'''),
+    (2, "arange minus the number of pads, -1 on the pads", '''
+def positions_from_keep(keep):
+    keep = torch.as_tensor(keep, dtype=torch.bool)
+    n_pad = (~keep).sum(1, keepdim=True)
+    return torch.where(keep, torch.arange(keep.shape[1]) - n_pad, -1)
+'''),
+    (2, "cumsum in int32, converted to long", '''
+def positions_from_keep(keep):
+    keep = torch.as_tensor(keep, dtype=torch.bool)
+    return (keep.int().cumsum(1) - 1).long()
+'''),
+    (3, "the bytes of one sequence first, then integer division", '''
+def max_sequences(config, T, memory_bytes, bytes_per_element=2):
+    w = config["window"]
+    tokens = T if w is None or T < w else w
+    per_seq = tokens * 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
+    return memory_bytes // per_seq
+'''),
+    (4, "H query heads viewed as Hkv groups, no copy of K and V", '''
+def gqa_attention_pt(q, k, v, allowed=None):
+    B, H, L, D = q.shape
+    Hkv, S = k.shape[1], k.shape[2]
+    qg = q.reshape(B, Hkv, H // Hkv, L, D)
+    scores = (qg @ k[:, :, None].transpose(-2, -1)).reshape(B, H, L, S) / D ** 0.5
+    if allowed is not None:
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    out = weights.reshape(B, Hkv, H // Hkv, L, S) @ v[:, :, None]
+    return out.reshape(B, H, L, D), weights
+'''),
+]
