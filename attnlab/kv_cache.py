@@ -391,6 +391,24 @@ def kv_bytes_per_token(n_layers, Hkv, D, bytes_per_element=2):
     return 2 * n_layers * Hkv * D * bytes_per_element
 
 
+# Published configurations (the paper each comes from is cited in section 8 of chapter 11).
+# E = H * D is the model width; window = the sliding-window width (None: full attention).
+KV_CONFIGS = {
+    "GPT-2 small": dict(n_layers=12, E=768, H=12, Hkv=12, D=64, window=None),
+    "Llama-2-7B": dict(n_layers=32, E=4096, H=32, Hkv=32, D=128, window=None),
+    "Llama-2-70B": dict(n_layers=80, E=8192, H=64, Hkv=8, D=128, window=None),
+    "Llama-3-8B": dict(n_layers=32, E=4096, H=32, Hkv=8, D=128, window=None),
+    "Mistral-7B": dict(n_layers=32, E=4096, H=32, Hkv=8, D=128, window=4096),
+}
+
+
+def kv_cache_bytes_of(config, T, bytes_per_element=2):
+    """Bytes of one sequence's KV cache after T tokens (a sliding window caps T)."""
+    kept = T if config["window"] is None else min(T, config["window"])
+    return kept * kv_bytes_per_token(config["n_layers"], config["Hkv"], config["D"],
+                                     bytes_per_element)
+
+
 class RollingKVCache:
     """Sliding-window cache (Mistral's rolling buffer): W slots per layer; the key of
     position p lives in slot p % W and overwrites the one W positions older."""
@@ -479,3 +497,29 @@ def kv_waste(lengths, max_len, block_size=16):
     prealloc = len(lengths) * max_len
     paged = (np.ceil(lengths / block_size) * block_size).sum()
     return 1 - used / prealloc, 1 - used / paged
+
+
+def matmul_intensity(M, K, N, bytes_per_element=2):
+    """FLOPs per byte of (M, K) @ (K, N): 2MKN FLOPs over reading both inputs and writing
+    the output once (the least traffic any kernel can have)."""
+    return 2 * M * K * N / (bytes_per_element * (M * K + K * N + M * N))
+
+
+def attention_intensity(L, S, D, G=1, bytes_per_element=2):
+    """FLOPs per byte of one K/V head's attention: G query heads x L queries over S keys.
+
+    FLOPs: 4 G L S D (scores, then the weighted sum of values). Bytes: read q and write out
+    (2 G L D elements) and read K and V once (2 S D elements), as a fused kernel does."""
+    flops = 4 * G * L * S * D
+    moved = bytes_per_element * (2 * G * L * D + 2 * S * D)
+    return flops / moved
+
+
+# NVIDIA H100 SXM5 datasheet: 1,979 TFLOPS BF16 tensor core *with sparsity* (half dense),
+# 3.35 TB/s of HBM3 bandwidth.
+H100_SXM = dict(flops_per_s=1979e12 / 2, bytes_per_s=3.35e12)
+
+
+def roofline_flops(intensity, flops_per_s, bytes_per_s):
+    """Attainable FLOP/s at a given arithmetic intensity: min(peak, bandwidth x intensity)."""
+    return min(flops_per_s, bytes_per_s * intensity)

@@ -119,95 +119,118 @@ def positions_from_keep(keep):
     keep = torch.as_tensor(keep, dtype=torch.bool)
     return left_pad([[1] * int(n) for n in keep.sum(1)])[1]
 '''),
-    (3, "H instead of Hkv: the cache of a GQA model counted as multi-head", '''
-def max_sequences(config, T, memory_bytes, bytes_per_element=2):
-    kept = T if config["window"] is None else min(T, config["window"])
-    per_token = 2 * config["n_layers"] * config["H"] * config["D"] * bytes_per_element
-    return int(memory_bytes // (kept * per_token))
-'''),
-    (3, "only K counted, not V (no factor 2)", '''
+    (3, "forgets the factor 2: caches keys but not values", '''
 def max_sequences(config, T, memory_bytes, bytes_per_element=2):
     kept = T if config["window"] is None else min(T, config["window"])
     per_token = config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
     return int(memory_bytes // (kept * per_token))
 '''),
-    (3, "the sliding window ignored", '''
+    (3, "counts the H query heads instead of the Hkv key/value heads", '''
+def max_sequences(config, T, memory_bytes, bytes_per_element=2):
+    kept = T if config["window"] is None else min(T, config["window"])
+    per_token = 2 * config["n_layers"] * config["H"] * config["D"] * bytes_per_element
+    return int(memory_bytes // (kept * per_token))
+'''),
+    (3, "ignores the sliding window: the cache grows with T forever", '''
 def max_sequences(config, T, memory_bytes, bytes_per_element=2):
     per_token = 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
     return int(memory_bytes // (T * per_token))
 '''),
-    (3, "the window always kept, even when T is shorter", '''
+    (3, "reserves the whole window even for a shorter sequence", '''
 def max_sequences(config, T, memory_bytes, bytes_per_element=2):
     kept = T if config["window"] is None else config["window"]
     per_token = 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
     return int(memory_bytes // (kept * per_token))
 '''),
-    (3, "rounded to the nearest instead of down", '''
+    (3, "rounds to the nearest integer instead of down", '''
 def max_sequences(config, T, memory_bytes, bytes_per_element=2):
     kept = T if config["window"] is None else min(T, config["window"])
     per_token = 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
     return round(memory_bytes / (kept * per_token))
 '''),
-    (3, "returns a float", '''
+    (3, "hard-codes fp16 and ignores bytes_per_element", '''
+def max_sequences(config, T, memory_bytes, bytes_per_element=2):
+    kept = T if config["window"] is None else min(T, config["window"])
+    per_token = 2 * config["n_layers"] * config["Hkv"] * config["D"] * 2
+    return int(memory_bytes // (kept * per_token))
+'''),
+    (3, "returns a float, a fraction of a sequence", '''
 def max_sequences(config, T, memory_bytes, bytes_per_element=2):
     kept = T if config["window"] is None else min(T, config["window"])
     per_token = 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
-    return memory_bytes // (kept * per_token) * 1.0
+    return memory_bytes / (kept * per_token)
 '''),
-    (4, "repeat instead of repeat_interleave: query head h reads K/V head h % Hkv", '''
+    (3, "calls the chapter's kv_cache_bytes_of", '''
+from attnlab.kv_cache import kv_cache_bytes_of
+
+def max_sequences(config, T, memory_bytes, bytes_per_element=2):
+    return int(memory_bytes // kv_cache_bytes_of(config, T, bytes_per_element))
+'''),
+    (4, "repeat tiles the K/V heads: query head h reads head h % Hkv, not h // G", '''
 def gqa_attention_pt(q, k, v, allowed=None):
     G = q.shape[1] // k.shape[1]
-    k = k.repeat(1, G, 1, 1)
-    v = v.repeat(1, G, 1, 1)
+    k, v = k.repeat(1, G, 1, 1), v.repeat(1, G, 1, 1)
     scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
     if allowed is not None:
         scores = scores.masked_fill(~allowed, float("-inf"))
-    weights = torch.softmax(scores, dim=-1)
-    return weights @ v, weights
-'''),
-    (4, "mask polarity inverted (True = blocked)", '''
-def gqa_attention_pt(q, k, v, allowed=None):
-    G = q.shape[1] // k.shape[1]
-    k = k.repeat_interleave(G, dim=1)
-    v = v.repeat_interleave(G, dim=1)
-    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
-    if allowed is not None:
-        scores = scores.masked_fill(allowed, -1e9)
     weights = torch.softmax(scores, dim=-1)
     return weights @ v, weights
 '''),
     (4, "no 1/sqrt(D) scaling", '''
 def gqa_attention_pt(q, k, v, allowed=None):
     G = q.shape[1] // k.shape[1]
-    k = k.repeat_interleave(G, dim=1)
-    v = v.repeat_interleave(G, dim=1)
+    k, v = k.repeat_interleave(G, dim=1), v.repeat_interleave(G, dim=1)
     scores = q @ k.transpose(-2, -1)
     if allowed is not None:
         scores = scores.masked_fill(~allowed, float("-inf"))
     weights = torch.softmax(scores, dim=-1)
     return weights @ v, weights
 '''),
-    (4, "returns only the output, not (out, weights)", '''
+    (4, "mask polarity inverted: blocks the keys that are allowed", '''
 def gqa_attention_pt(q, k, v, allowed=None):
     G = q.shape[1] // k.shape[1]
-    k = k.repeat_interleave(G, dim=1)
-    v = v.repeat_interleave(G, dim=1)
+    k, v = k.repeat_interleave(G, dim=1), v.repeat_interleave(G, dim=1)
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    if allowed is not None:
+        scores = scores.masked_fill(allowed, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ v, weights
+'''),
+    (4, "softmax over the queries (dim -2) instead of the keys", '''
+def gqa_attention_pt(q, k, v, allowed=None):
+    G = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(G, dim=1), v.repeat_interleave(G, dim=1)
     scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
     if allowed is not None:
         scores = scores.masked_fill(~allowed, float("-inf"))
-    return torch.softmax(scores, dim=-1) @ v
+    weights = torch.softmax(scores, dim=-2)
+    return weights @ v, weights
 '''),
-    (4, "computes in float32 whatever the input", '''
+    (4, "repeats each K/V head Hkv times instead of G = H / Hkv times", '''
 def gqa_attention_pt(q, k, v, allowed=None):
-    q, k, v = q.float(), k.float(), v.float()
-    G = q.shape[1] // k.shape[1]
-    k = k.repeat_interleave(G, dim=1)
-    v = v.repeat_interleave(G, dim=1)
+    Hkv = k.shape[1]
+    k, v = k.repeat_interleave(Hkv, dim=1), v.repeat_interleave(Hkv, dim=1)
     scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
     if allowed is not None:
         scores = scores.masked_fill(~allowed, float("-inf"))
     weights = torch.softmax(scores, dim=-1)
     return weights @ v, weights
+'''),
+    (4, "computes in float32 and returns float32", '''
+def gqa_attention_pt(q, k, v, allowed=None):
+    q, k, v = q.float(), k.float(), v.float()
+    G = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(G, dim=1), v.repeat_interleave(G, dim=1)
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    if allowed is not None:
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ v, weights
+'''),
+    (4, "calls the built-in with enable_gqa=True", '''
+def gqa_attention_pt(q, k, v, allowed=None):
+    out = F.scaled_dot_product_attention(q, k, v, attn_mask=allowed, enable_gqa=True)
+    return out, None
 '''),
 ]
 RIGHT = [
@@ -238,23 +261,37 @@ def positions_from_keep(keep):
     keep = torch.as_tensor(keep, dtype=torch.bool)
     return (keep.int().cumsum(1) - 1).long()
 '''),
-    (3, "the bytes of one sequence first, then integer division", '''
+    (3, "uses the chapter's kv_bytes_per_token and math.floor", '''
+import math
+from attnlab.kv_cache import kv_bytes_per_token
+
 def max_sequences(config, T, memory_bytes, bytes_per_element=2):
-    w = config["window"]
-    tokens = T if w is None or T < w else w
-    per_seq = tokens * 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
-    return memory_bytes // per_seq
+    if config["window"] is not None:
+        T = min(T, config["window"])
+    per_token = kv_bytes_per_token(config["n_layers"], config["Hkv"], config["D"],
+                                   bytes_per_element)
+    return math.floor(memory_bytes / (T * per_token))
 '''),
-    (4, "H query heads viewed as Hkv groups, no copy of K and V", '''
+    (4, "views the query heads as (Hkv, G) groups: no copy of K or V", '''
 def gqa_attention_pt(q, k, v, allowed=None):
     B, H, L, D = q.shape
     Hkv, S = k.shape[1], k.shape[2]
     qg = q.reshape(B, Hkv, H // Hkv, L, D)
     scores = (qg @ k[:, :, None].transpose(-2, -1)).reshape(B, H, L, S) / D ** 0.5
     if allowed is not None:
-        scores = scores.masked_fill(~allowed, float("-inf"))
-    weights = torch.softmax(scores, dim=-1)
+        scores = torch.where(allowed, scores, torch.tensor(float("-inf"), dtype=q.dtype))
+    weights = scores.softmax(-1)
     out = weights.reshape(B, Hkv, H // Hkv, L, S) @ v[:, :, None]
     return out.reshape(B, H, L, D), weights
+'''),
+    (4, "einsum with an explicit index of the K/V head", '''
+def gqa_attention_pt(q, k, v, allowed=None):
+    G = q.shape[1] // k.shape[1]
+    idx = torch.arange(q.shape[1]) // G
+    scores = torch.einsum("bhld,bhsd->bhls", q, k[:, idx]) / q.shape[-1] ** 0.5
+    if allowed is not None:
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return torch.einsum("bhls,bhsd->bhld", weights, v[:, idx]), weights
 '''),
 ]
