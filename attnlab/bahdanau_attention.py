@@ -201,21 +201,23 @@ import time
 from attnlab.rnn_bottleneck import BUDGET, TRAIN_LENGTHS, V, train_seq2seq
 
 
-def train_with_budget(model_class, seed=0, dtype=torch.float64, threads=1):
+def train_with_budget(model_class, seed=0, dtype=torch.float64, threads=1, steps=None):
     """A fresh model_class(V, E) trained exactly as chapter 1 trains its baseline.
 
     torch.manual_seed(seed) before the model is created, then train_seq2seq with chapter 1's
     BUDGET, TRAIN_LENGTHS and seed. In float64, as in chapter 1: in float32 the thread count
     changes the last bits of sums, and 600 Adam steps amplify them into different accuracies.
-    Runs on `threads` CPU threads. Returns (model, losses, seconds).
+    Runs on `threads` CPU threads, for BUDGET["steps"] steps unless `steps` is given (a short
+    run for a test). Returns (model, losses, seconds).
     """
     if not callable(model_class):
         raise ValueError(f"model_class must be a class (or factory) called as model_class(V, E); "
                          f"got {model_class!r}")
+    steps = BUDGET["steps"] if steps is None else steps
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     model = model_class(V, BUDGET["E"]).to(dtype)
     start = time.perf_counter()
-    losses = train_seq2seq(model, BUDGET["steps"], seed=seed, batch_size=BUDGET["batch_size"],
+    losses = train_seq2seq(model, steps, seed=seed, batch_size=BUDGET["batch_size"],
                            lr=BUDGET["lr"], min_len=TRAIN_LENGTHS[0], max_len=TRAIN_LENGTHS[1])
     return model, losses, time.perf_counter() - start

@@ -1,7 +1,8 @@
 """Part I sweep: exact match against training budget, width and seed (chapters 1-3).
 
-Chapters 1-3 each train for one budget (600 steps, E = 64) on one seed, inside a notebook's
-60 s. This script trains the same models, with the same data, loop and metric
+Chapters 1-3 each use one budget (600 steps, E = 64) on one seed: chapters 1 and 3 train inside
+a notebook's 60 s, chapter 2 loads its two seed-0 models from experiments/ch02_seed0_models.py.
+This script trains the same models, with the same data, loop and metric
 (`attnlab.rnn_bottleneck.train_seq2seq` and `accuracy_by_length`), over a grid:
 
 - budget: no attention (GRU), no attention (plain tanh RNN: the ablation of chapter 1's

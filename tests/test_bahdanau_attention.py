@@ -256,3 +256,63 @@ def test_module_and_helpers_reject_wrong_types_naming_the_fix():
     model = Seq2SeqBahdanau(13, 8)
     with pytest.raises(ValueError, match="src must be a torch.long tensor"):
         model(torch.zeros(2, 3), torch.tensor([3, 3]), torch.zeros(2, 4, dtype=torch.long))
+
+
+# --- experiments/ch02_seed0_models.py: the trained models the chapter loads ---------------------
+
+import importlib.util  # noqa: E402
+import json  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
+
+
+def load_seed0_script():
+    spec = importlib.util.spec_from_file_location(
+        "ch02_seed0_models", EXPERIMENTS / "ch02_seed0_models.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_seed0_script_quick(tmp_path):
+    """The script behind experiments/results/ch02_seed0_models.pt, at a reduced size."""
+    from attnlab.rnn_bottleneck import (BUDGET, TEST_LENGTHS, TRAIN_LENGTHS, Seq2SeqNoAttention,
+                                        train_seq2seq)
+    script = load_seed0_script()
+    threads = torch.get_num_threads()
+    try:
+        result = script.main(["--quick", "--out", str(tmp_path / "quick.pt")])
+        saved = torch.load(tmp_path / "quick.pt", weights_only=True)   # plain data and tensors
+        torch.manual_seed(0)                      # the quick run equals chapter 1's recipe
+        manual = Seq2SeqNoAttention(V, BUDGET["E"]).double()
+        want = train_seq2seq(manual, script.QUICK["steps"], seed=0, batch_size=BUDGET["batch_size"],
+                             lr=BUDGET["lr"], min_len=TRAIN_LENGTHS[0], max_len=TRAIN_LENGTHS[1])
+    finally:
+        torch.set_num_threads(threads)
+    assert saved["steps"] == script.QUICK["steps"] and set(saved["models"]) == {"none", "bahdanau"}
+    assert saved["models"]["none"]["losses"] == want
+    for name, cls in script.MODELS.items():
+        run = saved["models"][name]
+        assert all(t.dtype == torch.float64 for t in run["state"].values())
+        assert len(run["accuracy"]) == len(TEST_LENGTHS) and run["seconds"] >= 0
+        model = cls(V, BUDGET["E"]).double()
+        model.load_state_dict(run["state"])       # the saved state fits the chapter's model
+        assert run["losses"] == result["models"][name]["losses"]
+    for p, q in zip(manual.state_dict().values(), saved["models"]["none"]["state"].values()):
+        assert torch.equal(p, q)
+
+
+def test_committed_seed0_models_match_the_sweep():
+    """The committed file: chapter 1's budget, small, and the sweep's seed-0 accuracies."""
+    from attnlab.rnn_bottleneck import BUDGET
+    path = EXPERIMENTS / "results" / "ch02_seed0_models.pt"
+    assert path.stat().st_size < 2_000_000
+    saved = torch.load(path, weights_only=True)
+    assert saved["steps"] == BUDGET["steps"] and saved["budget"] == BUDGET and saved["seed"] == 0
+    sweep = json.loads((EXPERIMENTS / "results" / "part1_budget_sweep.json").read_text())
+    for name in ("none", "bahdanau"):
+        row = [r for r in sweep["rows"] if (r["part"], r["model"], r["E"], r["seed"], r["steps"])
+               == ("budget", name, BUDGET["E"], 0, BUDGET["steps"])]
+        assert len(row) == 1 and saved["models"][name]["accuracy"] == row[0]["acc"]
+        assert len(saved["models"][name]["losses"]) == BUDGET["steps"]
