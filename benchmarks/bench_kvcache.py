@@ -11,7 +11,7 @@ random weights, one thread.
 - NumPy (generate_np(use_cache=False) vs generate_np(use_cache=True) on lm_params_np of a
   TinyLM with 4 layers, E = 128, H = Hkv = 4, V = 64, float64): speedup >= 8x at T = 256.
   The model is smaller than PyTorch's so that uncached NumPy at T = 256 takes well under a
-  minute (about 10-30 s here);
+  minute (19-34 s in two runs here);
 - the noise-free version of the same claim: the positions the blocks process
   (TinyLM.positions_processed, counted by the PyTorch runs) equal P + T - 1 with the cache and
   P*T + T(T-1)/2 without it, and every run's tokens are the same with and without the cache.
