@@ -71,6 +71,11 @@ INDEPENDENT = {
     "kv-7b-4k": lambda s: _meta_bytes(2, s["layers"], s["Hkv"], s["T"], s["D"],
                                       dtype=torch.float16),
     "kv-gqa": lambda s: _meta_bytes(2, s["layers"], s["Hkv"], s["D"], dtype=torch.float16),
+    "kv-70b": lambda s: _meta_bytes(2, s["layers"], s["Hkv"], s["D"], dtype=torch.float16),
+    "kv-window": lambda s: _meta_bytes(2, s["layers"], s["Hkv"], s["W"], s["D"],
+                                       dtype=torch.float16),
+    # one forward pass per new token, over the whole sequence so far
+    "positions-uncached": lambda s: sum(s["P"] + t for t in range(s["T"])),
     "scores-mem": lambda s: _meta_bytes(s["B"], s["H"], s["L"], s["S"], dtype=torch.float32),
     # H heads of D = E / H: scores (L, D) @ (D, S), weighted sum (L, S) @ (S, D), per head
     "flops-attn": lambda s: 12 * _matmul_flops((s["L"], s["E"] // 12, s["S"]),
