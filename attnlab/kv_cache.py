@@ -114,13 +114,23 @@ def visible_pt(q_pos, k_pos, window=None):
     return ok[:, None]                                  # (B, L, S) -> (B, 1, L, S)
 
 
-def rope_pt(x, positions, base=10000.0):
-    """Rotate-half RoPE with a position per batch row: x (B, H, L, D), positions (B, L)."""
-    B, _, L, D = x.shape
-    ang = rope_angles_pt(positions.reshape(-1).clamp(min=0), D, base, x.device)
+def rope_cos_sin_pt(positions, D, base=10000.0, dtype=torch.float32):
+    """cos and sin of RoPE's angles for positions (B, L): two (B, 1, L, D) tensors, rotate-half
+    layout. Padding (position -1) gets the angles of position 0; nothing reads it."""
+    B, L = positions.shape
+    ang = rope_angles_pt(positions.reshape(-1).clamp(min=0), D, base, positions.device)
     ang = ang.reshape(B, 1, L, D // 2)                  # (B*L, D/2) -> (B, 1, L, D/2)
-    cos = torch.cat([ang.cos()] * 2, -1).to(x.dtype)    # (B, 1, L, D)
-    sin = torch.cat([ang.sin()] * 2, -1).to(x.dtype)
+    cos = torch.cat([ang.cos()] * 2, -1).to(dtype)      # (B, 1, L, D)
+    sin = torch.cat([ang.sin()] * 2, -1).to(dtype)
+    return cos, sin
+
+
+def rope_pt(x, positions, base=10000.0, cos_sin=None):
+    """Rotate-half RoPE with a position per batch row: x (B, H, L, D), positions (B, L).
+
+    cos_sin: the result of rope_cos_sin_pt for these positions, to compute it once for
+    every head and layer (it is a function of the positions only)."""
+    cos, sin = cos_sin or rope_cos_sin_pt(positions, x.shape[-1], base, x.dtype)
     x1, x2 = x.chunk(2, dim=-1)                         # (B, H, L, D/2) each
     return x * cos + torch.cat([-x2, x1], dim=-1) * sin
 
@@ -170,10 +180,12 @@ class CausalSelfAttention(nn.Module):
         B, L, _ = x.shape
         return x.view(B, L, n, self.D).transpose(1, 2)  # (B, L, n*D) -> (B, n, L, D)
 
-    def forward(self, x, pos, cache=None, layer=0, window=None):
-        """x (B, L, E), pos (B, L) absolute positions -> (B, L, E)."""
-        q = rope_pt(self.heads(self.q_proj(x), self.H), pos, self.base)     # (B, H, L, D)
-        k = rope_pt(self.heads(self.k_proj(x), self.Hkv), pos, self.base)   # (B, Hkv, L, D)
+    def forward(self, x, pos, cache=None, layer=0, window=None, cos_sin=None):
+        """x (B, L, E), pos (B, L) absolute positions -> (B, L, E).
+        cos_sin: RoPE's (cos, sin) for pos, if the caller computed them already."""
+        cos_sin = cos_sin or rope_cos_sin_pt(pos, self.D, self.base, x.dtype)
+        q = rope_pt(self.heads(self.q_proj(x), self.H), pos, cos_sin=cos_sin)    # (B, H, L, D)
+        k = rope_pt(self.heads(self.k_proj(x), self.Hkv), pos, cos_sin=cos_sin)  # (B, Hkv, L, D)
         v = self.heads(self.v_proj(x), self.Hkv)                            # (B, Hkv, L, D)
         k_pos = pos
         if cache is not None:
@@ -194,15 +206,15 @@ class DecoderOnlyBlock(nn.Module):
         self.attn = CausalSelfAttention(E, H, Hkv)
         self.ffn = FeedForward(E, F, activation="gelu")
 
-    def forward(self, x, pos, cache=None, layer=0, window=None):
-        x = x + self.attn(self.ln1(x), pos, cache, layer, window)
+    def forward(self, x, pos, cache=None, layer=0, window=None, cos_sin=None):
+        x = x + self.attn(self.ln1(x), pos, cache, layer, window, cos_sin)
         return x + self.ffn(self.ln2(x))
 
 
 class TinyLM(nn.Module):
     """A decoder-only language model: token embedding, n_layers pre-LN blocks with RoPE,
-    final LayerNorm, a linear head to V logits. `calls` counts the positions the blocks
-    have processed (B * L per forward), for the chapter's noise-free cost count."""
+    final LayerNorm, a linear head to V logits. `positions_processed` counts the positions
+    the blocks have processed (B * L per forward), for the chapter's noise-free cost count."""
 
     def __init__(self, V, E=64, H=4, Hkv=None, n_layers=2, F=None):
         super().__init__()
@@ -227,8 +239,10 @@ class TinyLM(nn.Module):
             pos = torch.arange(start, start + L).expand(B, L)
         self.positions_processed += B * L
         x = self.embed(tokens)                                       # (B, L) -> (B, L, E)
+        attn = self.blocks[0].attn                                   # RoPE once, every layer
+        cos_sin = rope_cos_sin_pt(pos, attn.D, attn.base, x.dtype)
         for i, block in enumerate(self.blocks):
-            x = block(x, pos, cache, i, window)
+            x = block(x, pos, cache, i, window, cos_sin)
         return self.head(self.ln_f(x))                               # (B, L, E) -> (B, L, V)
 
 
@@ -375,15 +389,16 @@ def mha_to_gqa(model, Hkv):
     if c["Hkv"] != H:
         raise ValueError(f"mha_to_gqa converts a multi-head model (Hkv = H = {H}); this one "
                          f"already has Hkv={c['Hkv']}")
-    new = TinyLM(c["V"], c["E"], H, Hkv, c["n_layers"], c["F"])
+    dtype = next(model.parameters()).dtype
+    new = TinyLM(c["V"], c["E"], H, Hkv, c["n_layers"], c["F"]).to(dtype)   # before loading
     state = {k: v.clone() for k, v in model.state_dict().items()}
     for name in list(state):
         if ".attn.k_proj." in name or ".attn.v_proj." in name:
             t = state[name]
             t = t.reshape(Hkv, H // Hkv, D, *t.shape[1:])   # (H*D, ...) -> (Hkv, G, D, ...)
             state[name] = t.mean(dim=1).reshape(Hkv * D, *t.shape[3:])   # -> (Hkv*D, ...)
-    new.load_state_dict(state)
-    return new.to(next(model.parameters()).dtype)
+    new.load_state_dict(state)                     # float64 weights stay float64
+    return new.eval()
 
 
 def kv_bytes_per_token(n_layers, Hkv, D, bytes_per_element=2):

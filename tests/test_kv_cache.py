@@ -391,11 +391,7 @@ def test_kv_bytes_match_a_real_cache():
 
 
 # ---------------------------------------------------------------- MHA -> GQA
-@pytest.mark.parametrize("dtype", [torch.float32,
-                                   pytest.param(torch.float64, marks=pytest.mark.xfail(
-                                       strict=True, reason="mha_to_gqa builds a float32 "
-                                       "TinyLM and loads the float64 weights into it before "
-                                       "casting back: they are rounded to float32"))])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 def test_mha_to_gqa_with_hkv_equal_h_is_identity(dtype):
     model, tokens = make_lm(dtype=dtype), prompt_of(P=6)
     same = mha_to_gqa(model, H).eval()
