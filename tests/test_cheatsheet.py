@@ -75,7 +75,7 @@ INDEPENDENT = {
     "kv-window": lambda s: _meta_bytes(2, s["layers"], s["Hkv"], s["W"], s["D"],
                                        dtype=torch.float16),
     # one forward pass per new token, over the whole sequence so far
-    "positions-uncached": lambda s: sum(s["P"] + t for t in range(s["T"])),
+    "positions-uncached": lambda s: sum(s["P"] + t for t in range(s["N"])),
     "scores-mem": lambda s: _meta_bytes(s["B"], s["H"], s["L"], s["S"], dtype=torch.float32),
     # H heads of D = E / H: scores (L, D) @ (D, S), weighted sum (L, S) @ (S, D), per head
     "flops-attn": lambda s: 12 * _matmul_flops((s["L"], s["E"] // 12, s["S"]),
