@@ -2,19 +2,21 @@
 
 Every target is a ratio measured in the same run (see README.md): time of uncached decoding
 (re-run the whole sequence at every step) / time of cached decoding (prefill the prompt, then
-one position per step), both greedy, batch 1, a prompt of P = 16 random tokens, T new tokens,
-random weights, one thread.
+one position per step), both greedy, batch 1, a prompt of P = 16 random tokens, N new tokens,
+random weights, one thread. N is the number of NEW tokens; issue 8 calls it "T", but the
+book's notation keeps T for the tokens seen so far (the cached length), so issue 8's T is
+this N.
 
 - PyTorch (attnlab.kv_cache.TinyLM: 4 layers, E = 256, H = Hkv = 4, V = 64, float32, eval,
-  torch.no_grad; generate_uncached vs generate_cached): speedup >= 3x at T = 256 and >= 6x at
-  T = 512, and larger at T = 512 than at T = 256 (T = 128 is shown, not targeted);
+  torch.no_grad; generate_uncached vs generate_cached): speedup >= 3x at N = 256 and >= 6x at
+  N = 512, and larger at N = 512 than at N = 256 (N = 128 is shown, not targeted);
 - NumPy (generate_np(use_cache=False) vs generate_np(use_cache=True) on lm_params_np of a
-  TinyLM with 4 layers, E = 128, H = Hkv = 4, V = 64, float64): speedup >= 8x at T = 256.
-  The model is smaller than PyTorch's so that uncached NumPy at T = 256 takes well under a
+  TinyLM with 4 layers, E = 128, H = Hkv = 4, V = 64, float64): speedup >= 8x at N = 256.
+  The model is smaller than PyTorch's so that uncached NumPy at N = 256 takes well under a
   minute (19-34 s in two runs here);
 - the noise-free version of the same claim: the positions the blocks process
-  (TinyLM.positions_processed, counted by the PyTorch runs) equal P + T - 1 with the cache and
-  P*T + T(T-1)/2 without it, and every run's tokens are the same with and without the cache.
+  (TinyLM.positions_processed, counted by the PyTorch runs) equal P + N - 1 with the cache and
+  P*N + N(N-1)/2 without it, and every run's tokens are the same with and without the cache.
 
 Times are the best (minimum) of a few repetitions (fewer for the slow uncached runs).
 Prints a table, writes benchmarks/results/kvcache.md, exits 1 if a target is missed.
@@ -42,7 +44,7 @@ from attnlab.kv_cache import (TinyLM, generate_cached, generate_np,  # noqa: E40
 V, P = 64, 16
 PT_MODEL = dict(E=256, H=4, n_layers=4)
 NP_MODEL = dict(E=128, H=4, n_layers=4)
-# (T, repetitions of the cached run, repetitions of the uncached run)
+# (N, repetitions of the cached run, repetitions of the uncached run)
 PT_RUNS = [(128, 5, 3), (256, 5, 2), (512, 3, 1)]
 NP_RUNS = [(256, 3, 1)]
 PT_TARGETS = {256: 3.0, 512: 6.0}
@@ -62,8 +64,8 @@ def best_time(fn, repeat):
 def main():
     torch.set_num_threads(1)
     torch.manual_seed(0)
-    rows = []                                    # (what, T, measured, target, ok)
-    details = []                                 # (engine, T, cached s, uncached s, ratio)
+    rows = []                                    # (what, N, measured, target, ok)
+    details = []                                 # (engine, N, cached s, uncached s, ratio)
 
     model = TinyLM(V, PT_MODEL["E"], PT_MODEL["H"], None, PT_MODEL["n_layers"]).eval()
     prompt = torch.randint(1, V, (1, P), generator=torch.Generator().manual_seed(1))
@@ -71,27 +73,27 @@ def main():
         generate_cached(model, prompt, 8)        # warm-up: load every code path once
         generate_uncached(model, prompt, 8)
         ratios = {}
-        for T, rep_c, rep_u in PT_RUNS:
+        for N, rep_c, rep_u in PT_RUNS:
             model.positions_processed = 0
-            t_c, (tok_c, _) = best_time(lambda: generate_cached(model, prompt, T), rep_c)
+            t_c, (tok_c, _) = best_time(lambda: generate_cached(model, prompt, N), rep_c)
             n_c = model.positions_processed / rep_c          # per run
             model.positions_processed = 0
-            t_u, (tok_u, _) = best_time(lambda: generate_uncached(model, prompt, T), rep_u)
+            t_u, (tok_u, _) = best_time(lambda: generate_uncached(model, prompt, N), rep_u)
             n_u = model.positions_processed / rep_u
-            want_c, want_u = P + T - 1, P * T + T * (T - 1) // 2
-            rows.append((f"positions processed, cached (P + T - 1 = {want_c}) and uncached "
-                         f"(P*T + T(T-1)/2 = {want_u})", T, f"{n_c:g} and {n_u:g}",
+            want_c, want_u = P + N - 1, P * N + N * (N - 1) // 2
+            rows.append((f"positions processed, cached (P + N - 1 = {want_c}) and uncached "
+                         f"(P*N + N(N-1)/2 = {want_u})", N, f"{n_c:g} and {n_u:g}",
                          "equal", (n_c, n_u) == (want_c, want_u)))
-            rows.append(("PyTorch tokens identical, cached and uncached", T,
+            rows.append(("PyTorch tokens identical, cached and uncached", N,
                          "yes" if torch.equal(tok_c, tok_u) else "no", "yes",
                          torch.equal(tok_c, tok_u)))
-            ratios[T] = t_u / t_c
-            details.append(("PyTorch", T, t_c, t_u, ratios[T]))
-            if T in PT_TARGETS:
+            ratios[N] = t_u / t_c
+            details.append(("PyTorch", N, t_c, t_u, ratios[N]))
+            if N in PT_TARGETS:
                 rows.append((f"PyTorch uncached / cached time (cached {t_c:.2f} s, "
-                             f"uncached {t_u:.2f} s)", T, f"{ratios[T]:.1f}x",
-                             f">= {PT_TARGETS[T]:g}x", ratios[T] >= PT_TARGETS[T]))
-    rows.append(("PyTorch speedup grows with T (T = 512 vs T = 256)", "256, 512",
+                             f"uncached {t_u:.2f} s)", N, f"{ratios[N]:.1f}x",
+                             f">= {PT_TARGETS[N]:g}x", ratios[N] >= PT_TARGETS[N]))
+    rows.append(("PyTorch speedup grows with N (N = 512 vs N = 256)", "256, 512",
                  f"{ratios[256]:.1f}x -> {ratios[512]:.1f}x", "larger",
                  ratios[512] > ratios[256]))
 
@@ -101,29 +103,29 @@ def main():
     prompt_np = prompt.numpy()
     generate_np(params, prompt_np, 4, use_cache=True)          # warm-up
     generate_np(params, prompt_np, 4, use_cache=False)
-    for T, rep_c, rep_u in NP_RUNS:
-        t_c, tok_c = best_time(lambda: generate_np(params, prompt_np, T, use_cache=True), rep_c)
-        t_u, tok_u = best_time(lambda: generate_np(params, prompt_np, T, use_cache=False),
+    for N, rep_c, rep_u in NP_RUNS:
+        t_c, tok_c = best_time(lambda: generate_np(params, prompt_np, N, use_cache=True), rep_c)
+        t_u, tok_u = best_time(lambda: generate_np(params, prompt_np, N, use_cache=False),
                                rep_u)
         ratio = t_u / t_c
-        details.append(("NumPy", T, t_c, t_u, ratio))
+        details.append(("NumPy", N, t_c, t_u, ratio))
         same = bool((tok_c == tok_u).all())
-        rows.append(("NumPy tokens identical, cached and uncached", T, "yes" if same else "no",
+        rows.append(("NumPy tokens identical, cached and uncached", N, "yes" if same else "no",
                      "yes", same))
         rows.append((f"NumPy uncached / cached time (cached {t_c:.2f} s, uncached {t_u:.2f} s)",
-                     T, f"{ratio:.1f}x", f">= {NP_TARGETS[T]:g}x", ratio >= NP_TARGETS[T]))
+                     N, f"{ratio:.1f}x", f">= {NP_TARGETS[N]:g}x", ratio >= NP_TARGETS[N]))
 
-    header = "| measurement | T | measured | target | pass |\n|---|---|---|---|---|\n"
+    header = "| measurement | N (new tokens) | measured | target | pass |\n|---|---|---|---|---|\n"
     table = header + "".join(f"| {w} | {t} | {m} | {g} | {'yes' if ok else 'NO'} |\n"
                              for w, t, m, g, ok in rows)
-    timing = ("| engine | T | cached (s) | uncached (s) | uncached / cached |\n"
+    timing = ("| engine | N (new tokens) | cached (s) | uncached (s) | uncached / cached |\n"
               "|---|---|---|---|---|\n" +
               "".join(f"| {e} | {t} | {c:.3f} | {u:.2f} | {r:.1f}x |\n"
                       for e, t, c, u, r in details))
     machine = (f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
                f"NumPy {np.__version__}, torch {torch.__version__}, one thread")
     text = ("# KV-cache benchmark (chapter 11)\n\n"
-            f"`benchmarks/bench_kvcache.py` on {machine}. Greedy decoding of T new tokens from a "
+            f"`benchmarks/bench_kvcache.py` on {machine}. Greedy decoding of N new tokens from a "
             f"prompt of P = {P} random tokens, batch 1, random weights, V = {V}. PyTorch: "
             f"TinyLM with {PT_MODEL['n_layers']} layers, E = {PT_MODEL['E']}, "
             f"H = Hkv = {PT_MODEL['H']}, float32, eval, no_grad. NumPy: generate_np on a TinyLM "

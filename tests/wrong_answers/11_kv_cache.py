@@ -160,6 +160,13 @@ def max_sequences(config, T, memory_bytes, bytes_per_element=2):
     per_token = 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
     return memory_bytes / (kept * per_token)
 '''),
+    (3, "the window keeps W - 1 tokens (the newest counted apart)", '''
+def max_sequences(config, T, memory_bytes, bytes_per_element=2):
+    # "the rolling buffer holds W - 1 past tokens plus the new one, which is not cached yet"
+    kept = T if config["window"] is None else min(T, config["window"] - 1)
+    per = 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
+    return int(memory_bytes // (kept * per))
+'''),
     (3, "calls the chapter's kv_cache_bytes_of", '''
 from attnlab.kv_cache import kv_cache_bytes_of
 
@@ -226,6 +233,19 @@ def gqa_attention_pt(q, k, v, allowed=None):
         scores = scores.masked_fill(~allowed, float("-inf"))
     weights = torch.softmax(scores, dim=-1)
     return weights @ v, weights
+'''),
+    (4, "mask on the grouped (B, Hkv, G, L, S) scores: a (B, 1, L, S) mask hits K/V heads", '''
+def gqa_attention_pt(q, k, v, allowed=None):
+    B, H, L, D = q.shape
+    Hkv, S = k.shape[1], k.shape[2]
+    G = H // Hkv
+    qg = q.reshape(B, Hkv, G, L, D)
+    scores = qg @ k[:, :, None].transpose(-2, -1) / D ** 0.5       # (B, Hkv, G, L, S)
+    if allowed is not None:
+        scores = scores.masked_fill(~allowed, float("-inf"))       # mask on the 5-D scores
+    w = scores.softmax(-1)
+    out = w @ v[:, :, None]
+    return out.reshape(B, H, L, D), w.reshape(B, H, L, S)
 '''),
     (4, "calls the built-in with enable_gqa=True", '''
 def gqa_attention_pt(q, k, v, allowed=None):
