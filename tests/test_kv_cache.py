@@ -100,13 +100,13 @@ def test_lm_forward_np_matches_module(Hkv):
 
 def test_positions_processed_counts():
     model, prompt = make_lm(), prompt_of()
-    T = 6
+    N = 6                                    # new tokens (T is the cached length)
     model.positions_processed = 0
-    generate_cached(model, prompt, T)
-    assert model.positions_processed == B * (P + T - 1)
+    generate_cached(model, prompt, N)
+    assert model.positions_processed == B * (P + N - 1)
     model.positions_processed = 0
-    generate_uncached(model, prompt, T)
-    assert model.positions_processed == B * (P * T + T * (T - 1) // 2)
+    generate_uncached(model, prompt, N)
+    assert model.positions_processed == B * (P * N + N * (N - 1) // 2)
 
 
 # ---------------------------------------------------------------- GQA
