@@ -16,24 +16,17 @@ Prints a table, writes benchmarks/results/flash.md, exits 1 if a target is misse
 
     OMP_NUM_THREADS=1 python benchmarks/bench_flash.py
 """
-import os
+from benchlib import ROOT, best_time, machine_line, report  # first: sets one BLAS thread
 
-for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[var] = "1"                            # one BLAS thread, before numpy loads
-
-import platform                                       # noqa: E402
+import os                                             # noqa: E402
 import subprocess                                     # noqa: E402
 import sys                                            # noqa: E402
-import time                                           # noqa: E402
 import tracemalloc                                    # noqa: E402
-from pathlib import Path                              # noqa: E402
 
 import numpy as np                                    # noqa: E402
 import torch                                          # noqa: E402
 import torch.nn.functional as F                       # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 from attnlab.flash_attention import flash_attention_np  # noqa: E402
 from attnlab.scaled_dot_product import sdpa_np, sdpa_pt  # noqa: E402
 
@@ -48,15 +41,6 @@ def peak_bytes(fn, *args, **kwargs):
     peak = tracemalloc.get_traced_memory()[1] - before
     tracemalloc.stop()
     return peak
-
-
-def best_time(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 # VmHWM (peak resident memory of this process's address space) rather than ru_maxrss, which
@@ -107,9 +91,9 @@ def main():
                      f"tiled {tiled_peak / 2**20:.1f} MB)", N, f"{ratio:.2%}",
                      f"<= {mem_target:.0%}", ratio <= mem_target))
         repeat = 3 if N <= 4096 else 1
-        t_naive = best_time(lambda: sdpa_np(q, k, v), repeat)
+        t_naive = best_time(lambda: sdpa_np(q, k, v), repeat)[0]
         t_tiled = best_time(lambda: flash_attention_np(q, k, v, block_q=BLOCK, block_k=BLOCK),
-                            repeat)
+                            repeat)[0]
         rows.append((f"tiled / naive time (naive {t_naive:.2f} s)", N,
                      f"{t_tiled / t_naive:.2f}x", "<= 1.5x", t_tiled / t_naive <= 1.5))
 
@@ -117,8 +101,8 @@ def main():
         q, k, v = (torch.randn(1, 1, N, D) for _ in range(3))
         sdpa_pt(q, k, v)
         F.scaled_dot_product_attention(q, k, v)
-        t_naive = best_time(lambda: sdpa_pt(q, k, v), 3)
-        t_sdpa = best_time(lambda: F.scaled_dot_product_attention(q, k, v), 3)
+        t_naive = best_time(lambda: sdpa_pt(q, k, v), 3)[0]
+        t_sdpa = best_time(lambda: F.scaled_dot_product_attention(q, k, v), 3)[0]
         rows.append((f"SDPA / naive sdpa_pt time (naive {1e3 * t_naive:.0f} ms)", N,
                      f"{t_sdpa / t_naive:.2f}x", "<= 0.6x", t_sdpa / t_naive <= 0.6))
 
@@ -136,21 +120,12 @@ def main():
     header = "| measurement | N | measured | target | pass |\n|---|---|---|---|---|\n"
     table = header + "".join(f"| {w} | {n} | {m} | {t} | {'yes' if ok else 'NO'} |\n"
                              for w, n, m, t, ok in rows)
-    machine = (f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
-               f"NumPy {np.__version__}, torch {torch.__version__}, one thread")
+    machine = machine_line()
     text = ("# FlashAttention benchmark (chapter 12)\n\n"
             f"`benchmarks/bench_flash.py` on {machine}. One head, D = {D}, tiled blocks "
             f"{BLOCK} x {BLOCK}; NumPy in float64, PyTorch in float32. These are CPU figures: "
             "they show memory and exactness, not GPU speed.\n\n" + table)
-    print(text)
-    out = ROOT / "benchmarks" / "results" / "flash.md"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
-    missed = [r for r in rows if not r[4]]
-    if missed:
-        print(f"{len(missed)} target(s) missed", file=sys.stderr)
-        return 1
-    return 0
+    return report("flash", text, rows)
 
 
 if __name__ == "__main__":

@@ -23,21 +23,12 @@ Prints a table, writes benchmarks/results/kvcache.md, exits 1 if a target is mis
 
     OMP_NUM_THREADS=1 python benchmarks/bench_kvcache.py
 """
-import os
+from benchlib import best_time, machine_line, report  # first: sets one BLAS thread
 
-for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[var] = "1"                            # one BLAS thread, before numpy loads
-
-import platform                                       # noqa: E402
 import sys                                            # noqa: E402
-import time                                           # noqa: E402
-from pathlib import Path                              # noqa: E402
 
-import numpy as np                                    # noqa: E402
 import torch                                          # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 from attnlab.kv_cache import (TinyLM, generate_cached, generate_np,  # noqa: E402
                               generate_uncached, lm_params_np)
 
@@ -49,16 +40,6 @@ PT_RUNS = [(128, 5, 3), (256, 5, 2), (512, 3, 1)]
 NP_RUNS = [(256, 3, 1)]
 PT_TARGETS = {256: 3.0, 512: 6.0}
 NP_TARGETS = {256: 8.0}
-
-
-def best_time(fn, repeat):
-    """(minimum seconds over `repeat` calls, the last call's result)."""
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
-    return min(times), result
 
 
 def main():
@@ -122,8 +103,7 @@ def main():
               "|---|---|---|---|---|\n" +
               "".join(f"| {e} | {t} | {c:.3f} | {u:.2f} | {r:.1f}x |\n"
                       for e, t, c, u, r in details))
-    machine = (f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
-               f"NumPy {np.__version__}, torch {torch.__version__}, one thread")
+    machine = machine_line()
     text = ("# KV-cache benchmark (chapter 11)\n\n"
             f"`benchmarks/bench_kvcache.py` on {machine}. Greedy decoding of N new tokens from a "
             f"prompt of P = {P} random tokens, batch 1, random weights, V = {V}. PyTorch: "
@@ -132,15 +112,7 @@ def main():
             f"with {NP_MODEL['n_layers']} layers, E = {NP_MODEL['E']}, H = Hkv = {NP_MODEL['H']}, "
             "float64. Times: best of a few repetitions (one for the slowest uncached runs); the "
             "machine is shared, so only ratios are targets.\n\n" + table + "\n" + timing)
-    print(text)
-    out = ROOT / "benchmarks" / "results" / "kvcache.md"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
-    missed = [r for r in rows if not r[4]]
-    if missed:
-        print(f"{len(missed)} target(s) missed", file=sys.stderr)
-        return 1
-    return 0
+    return report("kvcache", text, rows)
 
 
 if __name__ == "__main__":
