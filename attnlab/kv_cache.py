@@ -6,7 +6,8 @@ import math
 
 import numpy as np
 
-from attnlab.masks import causal_mask_np
+from attnlab.masks import causal_mask_np, masked_softmax_np
+from attnlab.scaled_dot_product import softmax_np
 from attnlab.positional_encoding import rope_rotate_half_np
 from attnlab.transformer_block import ffn_np, layer_norm_np
 
@@ -33,11 +34,10 @@ def gqa_attention_np(q, k, v, allowed=None):
     scores = qg @ k[:, :, None].swapaxes(-2, -1) / math.sqrt(D)
     # (B, Hkv, G, L, D) @ (B, Hkv, 1, D, S) -> (B, Hkv, G, L, S)
     scores = scores.reshape(B, H, L, S)                # (B, Hkv, G, L, S) -> (B, H, L, S)
-    if allowed is not None:
-        scores = np.where(allowed, scores, -np.inf)
-    scores = scores - scores.max(axis=-1, keepdims=True)
-    weights = np.exp(scores)
-    weights /= weights.sum(axis=-1, keepdims=True)
+    if allowed is None:
+        weights = softmax_np(scores, axis=-1)          # chapter 4's stable softmax
+    else:
+        weights = masked_softmax_np(scores, allowed)   # chapter 5: True = may attend
     wg = weights.reshape(B, Hkv, G, L, S)              # (B, H, L, S) -> (B, Hkv, G, L, S)
     out = wg @ v[:, :, None]           # (B, Hkv, G, L, S) @ (B, Hkv, 1, S, D) -> (B, Hkv, G, L, D)
     return out.reshape(B, H, L, D), weights            # (B, Hkv, G, L, D) -> (B, H, L, D)
