@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from attnlab.masks import causal_mask_np, masked_softmax_np
+from attnlab.multi_head_attention import merge_heads_np, split_heads_np
 from attnlab.scaled_dot_product import softmax_np
 from attnlab.positional_encoding import rope_rotate_half_np
 from attnlab.transformer_block import ffn_np, layer_norm_np
@@ -54,14 +55,11 @@ def lm_forward_np(params, tokens, cache=None):
     T = 0 if not cache or not cache[0] else cache[0]["k"].shape[2]
     pos = np.arange(T, T + L)
     x = p["embed"][tokens]                                  # (B, L) -> (B, L, E)
-    E = x.shape[-1]
-    D = E // H
     for i, w in enumerate(p["layers"]):
         h = layer_norm_np(x, w["ln1_g"], w["ln1_b"])
-        q = (h @ w["Wq"] + w["bq"]).reshape(B, L, H, D).transpose(0, 2, 1, 3)
-        # (B, L, E) @ (E, H*D) -> (B, L, H*D) -> (B, L, H, D) -> (B, H, L, D)
-        k = (h @ w["Wk"] + w["bk"]).reshape(B, L, Hkv, D).transpose(0, 2, 1, 3)
-        v = (h @ w["Wv"] + w["bv"]).reshape(B, L, Hkv, D).transpose(0, 2, 1, 3)
+        q = split_heads_np(h @ w["Wq"] + w["bq"], H)     # (B, L, H*D) -> (B, H, L, D)
+        k = split_heads_np(h @ w["Wk"] + w["bk"], Hkv)   # (B, L, Hkv*D) -> (B, Hkv, L, D)
+        v = split_heads_np(h @ w["Wv"] + w["bv"], Hkv)
         q, k = rope_rotate_half_np(q, pos), rope_rotate_half_np(k, pos)
         if cache is not None:
             if cache[i]:
@@ -70,7 +68,7 @@ def lm_forward_np(params, tokens, cache=None):
             cache[i]["k"], cache[i]["v"] = k, v
         allowed = causal_mask_np(L, k.shape[2], align="bottom-right")   # (L, S)
         out, _ = gqa_attention_np(q, k, v, allowed)                    # (B, H, L, D)
-        out = out.transpose(0, 2, 1, 3).reshape(B, L, E)   # (B, H, L, D) -> (B, L, E)
+        out = merge_heads_np(out)                          # (B, H, L, D) -> (B, L, E)
         x = x + out @ w["Wo"] + w["bo"]
         h = layer_norm_np(x, w["ln2_g"], w["ln2_b"])
         x = x + ffn_np(h, w["W1"], w["b1"], w["W2"], w["b2"], activation="gelu")
@@ -95,6 +93,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from attnlab.multi_head_attention import merge_heads_pt, split_heads_pt
 from attnlab.positional_encoding import rope_angles_pt
 from attnlab.transformer_block import FeedForward, LayerNorm
 
@@ -176,25 +175,20 @@ class CausalSelfAttention(nn.Module):
         self.v_proj = nn.Linear(E, Hkv * self.D)
         self.out_proj = nn.Linear(E, E)
 
-    def heads(self, x, n):
-        B, L, _ = x.shape
-        return x.view(B, L, n, self.D).transpose(1, 2)  # (B, L, n*D) -> (B, n, L, D)
-
     def forward(self, x, pos, cache=None, layer=0, window=None, cos_sin=None):
         """x (B, L, E), pos (B, L) absolute positions -> (B, L, E).
         cos_sin: RoPE's (cos, sin) for pos, if the caller computed them already."""
         cos_sin = cos_sin or rope_cos_sin_pt(pos, self.D, self.base, x.dtype)
-        q = rope_pt(self.heads(self.q_proj(x), self.H), pos, cos_sin=cos_sin)    # (B, H, L, D)
-        k = rope_pt(self.heads(self.k_proj(x), self.Hkv), pos, cos_sin=cos_sin)  # (B, Hkv, L, D)
-        v = self.heads(self.v_proj(x), self.Hkv)                            # (B, Hkv, L, D)
+        q = rope_pt(split_heads_pt(self.q_proj(x), self.H), pos, cos_sin=cos_sin)  # (B, H, L, D)
+        k = rope_pt(split_heads_pt(self.k_proj(x), self.Hkv), pos, cos_sin=cos_sin)
+        v = split_heads_pt(self.v_proj(x), self.Hkv)            # (B, L, Hkv*D) -> (B, Hkv, L, D)
         k_pos = pos
         if cache is not None:
             k, v, k_pos = cache.update(layer, k, v, pos)                    # (B, Hkv, S, D)
         allowed = visible_pt(pos, k_pos, window)                            # (B, 1, L, S)
         out = F.scaled_dot_product_attention(q, k, v, attn_mask=allowed,
                                              enable_gqa=self.Hkv != self.H)  # (B, H, L, D)
-        B, _, L, _ = out.shape
-        return self.out_proj(out.transpose(1, 2).reshape(B, L, self.E))  # -> (B, L, E)
+        return self.out_proj(merge_heads_pt(out))               # (B, H, L, D) -> (B, L, E)
 
 
 class DecoderOnlyBlock(nn.Module):
