@@ -2,12 +2,44 @@ import numpy as np
 import pytest
 import torch
 
-from attnlab.toolkit import assert_close, check_shape, max_abs_diff, to_numpy
+from attnlab.toolkit import approx, assert_close, check_shape, max_abs_diff, to_numpy
 
 
-def test_assert_close_passes_and_reports(capsys):
+def test_assert_close_passes_and_prints_the_verdict(capsys):
     diff = assert_close("x", torch.tensor([1.0, 2.0]), np.array([1.0, 2.5]), atol=0.5)
-    assert diff == 0.5 and "max |diff| = 5.0e-01" in capsys.readouterr().out
+    assert diff == 0.5 and capsys.readouterr().out == "x: agrees to 5e-1\n"
+    assert_close("y", np.ones(2), np.ones(2), atol=1e-12)
+    assert capsys.readouterr().out == "y: agrees to 1e-12\n"
+    assert_close("z", np.ones(2), np.ones(2), atol=0.0)
+    assert capsys.readouterr().out == "z: agrees exactly\n"
+
+
+def test_assert_close_shows_the_measured_gap_as_noise(capsys):
+    assert_close("x", np.zeros(2), np.array([0.0, 2.2e-16]), atol=1e-12, show=True)
+    assert capsys.readouterr().out == "x: agrees to 1e-12 (max |diff| ≈2.2e-16)\n"
+    assert approx(0.03125, digits=2) == "≈3.12e-02"
+
+
+def test_the_sanitizer_hides_noise_and_nothing_else():
+    """tools/nbval_sanitize.cfg: every number after '≈' compares equal, no other number."""
+    import re
+
+    from nbval.plugin import get_sanitize_patterns
+    from nbcommon import ROOT
+    text = (ROOT / "tools" / "nbval_sanitize.cfg").read_text(encoding="ascii")
+    rules = get_sanitize_patterns(text)             # exactly how nbval reads the file
+    assert len(rules) == 1, rules
+
+    def clean(text):
+        for regex, replace in rules:
+            text = re.sub(regex, replace, text)
+        return text
+
+    assert clean("a ≈1.1e-16, b ≈-2.0e+03 and ≈0.25") == clean("a ≈2.2e-16, b ≈-9.9e+03 and ≈0.5")
+    assert clean("agrees to 1e-12 (≈0.0e+00)") == clean("agrees to 1e-12 (≈3.3e-16)")
+    for a, b in [("loss 0.135", "loss 0.137"), ("1.1e-16", "2.2e-16"), ("≈1 of 3", "≈1 of 4"),
+                 ("agrees to 1e-12", "agrees to 1e-6")]:
+        assert clean(a) != clean(b), (a, b)
 
 
 def test_assert_close_fails_on_gap_and_on_nan():
