@@ -1,5 +1,9 @@
 # Every command a reader or CI needs. `make help` lists them.
-PYTHON ?= python3.11
+# Python 3.11 to 3.13 (tested: 3.11). PYTHON=/path/to/python picks one; by default the first of
+# python3.11, python3.12, python3.13, python3 whose version is supported.
+SUPPORTED := (3, 11) <= sys.version_info[:2] <= (3, 13)
+PYTHON ?= $(firstword $(foreach p,python3.11 python3.12 python3.13 python3,\
+            $(shell $(p) -c 'import sys; sys.exit(not ($(SUPPORTED)))' >/dev/null 2>&1 && echo $(p))))
 VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
@@ -9,6 +13,14 @@ STAMP  := $(VENV)/.installed
 # bit-identical results only for a fixed thread count, and on a busy 2-core machine one
 # thread is also faster. The stored outputs were made this way, so re-runs reproduce them.
 export OMP_NUM_THREADS := 1
+
+# `make test` re-runs the notebooks on floating-point kernels OTHER than the native ones that
+# `make refresh` stores outputs with (PyTorch's portable kernels, NumPy without its AVX2 loops),
+# so an output that depends on the CPU fails here, not on a reader's laptop. Never add
+# OPENBLAS_CORETYPE here: some machines set it on purpose. README.md, "Outputs on any CPU".
+PORTABLE_KERNELS := ATEN_CPU_CAPABILITY=default NPY_DISABLE_CPU_FEATURES=X86_V3
+# pytest-xdist workers (one thread each); --dist loadscope keeps a notebook on one worker.
+JOBS ?= 2
 
 .PHONY: help venv book test bench experiments lab slides refresh export exercises questions clean
 
@@ -26,6 +38,12 @@ help:
 	@echo "make questions  regenerate book/interview_questions.md from the chapters"
 
 $(STAMP): requirements.txt pyproject.toml
+	@test -n "$(PYTHON)" || { echo "make: no supported Python found. This book needs Python 3.11," \
+	  "3.12 or 3.13 (tested on 3.11) as python3.11, python3.12, python3.13 or python3;" \
+	  "install one, or name it: make $(MAKECMDGOALS) PYTHON=/path/to/python3.11" >&2; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(not ($(SUPPORTED)))' || { echo "make: $(PYTHON) is" \
+	  "Python $$($(PYTHON) -c 'import platform; print(platform.python_version())');" \
+	  "this book needs 3.11, 3.12 or 3.13 (tested on 3.11)" >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q -r requirements.txt
 	$(BIN)/pip install -q -e . --no-deps
@@ -38,7 +56,8 @@ book: $(STAMP)
 	@echo "Open _build/html/index.html in a browser."
 
 test: $(STAMP)
-	$(PY) -m pytest tests --nbval --nbval-current-env notebooks solutions \
+	$(PORTABLE_KERNELS) $(PY) -m pytest tests --nbval --nbval-current-env notebooks solutions \
+		--nbval-sanitize-with tools/nbval_sanitize.cfg -n $(JOBS) --dist loadscope \
 		--durations=0 -p no:cacheprovider -q -rA --tb=short -o console_output_style=classic
 
 bench: $(STAMP)
@@ -48,9 +67,13 @@ bench: $(STAMP)
 experiments: $(STAMP)
 	@for f in experiments/*.py; do [ -e "$$f" ] || continue; echo "== $$f"; $(PY) "$$f" || exit 1; done
 
+# JupyterLab is pinned in requirements.txt. It serves the repository (notebooks/, exercises/,
+# solutions/) and opens on notebooks/. Run as root (a container, CI), it needs --allow-root,
+# which is added then. LAB_ARGS adds options (tests/test_lab.py: a port, a token, no browser).
+LAB_ARGS ?=
 lab: $(STAMP)
-	$(BIN)/pip install -q jupyterlab
-	$(BIN)/jupyter lab notebooks
+	$(BIN)/jupyter lab --ServerApp.root_dir=. --ServerApp.default_url=/lab/tree/notebooks \
+		$(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 slides: $(STAMP)
 	$(PY) tools/make_slides.py

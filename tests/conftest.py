@@ -1,18 +1,28 @@
 """Fixtures shared by the tests that need the built site (test_book.py, test_browser.py).
 
-The book is built once per test session, so the browser test checks the very build whose
-warnings test_book.py rejected, and `make test` does not build the site twice.
+The book is built once per test run, so the browser test checks the very build whose
+warnings test_book.py rejected, and `make test` does not build the site twice. Under
+pytest-xdist (`make test` runs two workers) the first worker that needs the site builds it
+into the run's shared temporary folder, under a file lock; the other waits and reuses it.
 """
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from nbcommon import ROOT
 
 JB = Path(sys.executable).parent / "jupyter-book"
+
+
+def shared_tmp(tmp_path_factory) -> Path:
+    """The temporary folder of the whole run: the same for every xdist worker."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
 @pytest.fixture(scope="session")
@@ -25,17 +35,33 @@ def book_build(tmp_path_factory):
     if os.environ.get("ATTN_BOOK_HTML"):
         html = Path(os.environ["ATTN_BOOK_HTML"])
         return subprocess.CompletedProcess([], 0, "reused " + str(html), ""), html
-    out = tmp_path_factory.mktemp("book")
-    result = subprocess.run(
-        [str(JB), "build", str(ROOT), "-W", "-n", "--keep-going", "--path-output", str(out)],
-        capture_output=True, text=True, timeout=1800)
-    return result, out / "_build" / "html"
+    root = shared_tmp(tmp_path_factory)
+    out, record = root / "book", root / "book.json"
+    with FileLock(str(root / "book.lock")):
+        if not record.exists():
+            out.mkdir(exist_ok=True)
+            result = subprocess.run(
+                [str(JB), "build", str(ROOT), "-W", "-n", "--keep-going", "--path-output",
+                 str(out)], capture_output=True, text=True, timeout=1800)
+            record.write_text(json.dumps([result.returncode, result.stdout, result.stderr]))
+        code, stdout, stderr = json.loads(record.read_text())
+    return subprocess.CompletedProcess([], code, stdout, stderr), out / "_build" / "html"
+
+
+BROWSER_SUMMARY_FILE = "browser_summary.json"
+
+
+@pytest.fixture(scope="session")
+def browser_summary_path(tmp_path_factory) -> Path:
+    """Where tests/test_browser.py leaves its summary for the controller to print."""
+    return shared_tmp(tmp_path_factory) / BROWSER_SUMMARY_FILE
 
 
 def pytest_terminal_summary(terminalreporter):
-    summary = getattr(terminalreporter.config, "attn_browser_summary", None)
-    if not summary:
+    """The browser checks' summary, written by tests/test_browser.py (on whichever worker)."""
+    path = terminalreporter.config._tmp_path_factory.getbasetemp() / BROWSER_SUMMARY_FILE
+    if not path.exists():
         return
     terminalreporter.section("browser checks (tests/test_browser.py)")
-    for key, value in summary.items():
+    for key, value in json.loads(path.read_text()).items():
         terminalreporter.write_line(f"{key}: {value}")

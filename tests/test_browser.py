@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import re
 import shutil
@@ -65,12 +66,19 @@ BROWSER_SUMMARY: dict = {}
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _summary(pytestconfig):
-    """Record what the checks found (or why they did not run); tests/conftest.py prints it."""
-    pytestconfig.attn_browser_summary = BROWSER_SUMMARY
+def _summary(browser_summary_path):
+    """Record what the checks found (or why they did not run); tests/conftest.py prints it.
+
+    The record is a file in the run's shared temporary folder, because under pytest-xdist this
+    module runs on a worker while the summary is printed by the controller.
+    """
+    path = browser_summary_path
     if WHY:
         BROWSER_SUMMARY["SKIPPED"] = "the browser checks did not run: " + WHY
+        path.write_text(json.dumps(BROWSER_SUMMARY))
         pytest.skip("browser checks skipped: " + WHY)
+    yield
+    path.write_text(json.dumps(BROWSER_SUMMARY))
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -159,30 +167,33 @@ RAW_TEXT = """() => {
 
 @pytest.fixture(scope="module")
 def pages(site, browser):
-    """Every page of the site at desktop and at phone width: what the checks need."""
+    """Every page of the site at desktop and at phone width: what the checks need.
+
+    Each page is loaded once, at 1400 x 900, and then narrowed to 400 x 800 in place: the
+    layout is recomputed for the phone width as it would be on a phone (the site's CSS
+    decides it from the viewport alone), without loading and typesetting the page again.
+    """
     base, html = site
     names = sorted(p.relative_to(html).as_posix() for p in html.rglob("*.html")
                    if not p.relative_to(html).as_posix().startswith(("_", "slides/")))
     found = {}
-    desk, phone = _open(browser, base, DESKTOP), _open(browser, base, PHONE)
+    page = _open(browser, base, DESKTOP)
     for name in names:
-        desk.errors.clear(); desk.external.clear()
-        desk.goto(base + name, wait_until="networkidle")
-        _mathjax_done(desk)
+        page.set_viewport_size(DESKTOP)
+        page.errors.clear(); page.external.clear()
+        page.goto(base + name, wait_until="networkidle")
+        _mathjax_done(page)
         info = {
-            "errors": list(desk.errors), "external": list(desk.external),
-            "code": desk.evaluate(CODE_FITS), "images": desk.evaluate(IMAGES),
-            "text": desk.evaluate(RAW_TEXT),
+            "code": page.evaluate(CODE_FITS), "images": page.evaluate(IMAGES),
+            "text": page.evaluate(RAW_TEXT),
         }
-        phone.errors.clear(); phone.external.clear()
-        phone.goto(base + name, wait_until="networkidle")
-        _mathjax_done(phone)
-        info["phone_width"] = phone.evaluate("document.documentElement.scrollWidth")
-        info["errors"] += phone.errors
-        info["external"] += phone.external
+        page.set_viewport_size(PHONE)
+        page.wait_for_function(f"window.innerWidth === {PHONE['width']}")
+        info["phone_width"] = page.evaluate("document.documentElement.scrollWidth")
+        info["errors"], info["external"] = list(page.errors), list(page.external)
         found[name] = info
-    desk.close(); phone.close()
-    BROWSER_SUMMARY["pages checked"] = f"{len(found)} (each at 1400 x 900 and at 400 x 800)"
+    page.close()
+    BROWSER_SUMMARY["pages checked"] = f"{len(found)} (each at 1400 x 900, then at 400 x 800)"
     BROWSER_SUMMARY["console errors (pages)"] = sum(len(v["errors"]) for v in found.values())
     BROWSER_SUMMARY["external requests (pages)"] = sum(len(v["external"]) for v in found.values())
     widest = max(found.items(), key=lambda kv: kv[1]["phone_width"])

@@ -1,6 +1,8 @@
 """nbval compares stored outputs, but a notebook stored without outputs passes while
 comparing nothing. These tests make sure every notebook nbval sees was really executed
 top to bottom in one fresh kernel, and that only volatile cells escape the comparison."""
+import re
+
 import pytest
 
 from nbcommon import NOTEBOOKS, SOLUTIONS, chapter_notebooks, read, tags
@@ -47,3 +49,38 @@ def test_cells_assert_something(path):
     """A notebook that checks nothing is a defect: chapters assert their claims."""
     source = "\n".join(c.source for c in code_cells(read(path)))
     assert source.count("assert") >= 3
+
+
+# A small number printed with its digits (1.1e-16, 3.0e-08) is rounding noise: it differs from
+# one CPU to another, so a stored output must either print the verdict of the comparison
+# ("agrees to 1e-12") or mark the number as noise with "≈" (attnlab.toolkit.approx), which
+# nbval compares by pattern (tools/nbval_sanitize.cfg). Tolerances without a decimal point
+# (1e-12) are not matched. book/chapter_contract.md, "Outputs on any CPU".
+RAW_NOISE = re.compile(r"(?<![≈\w.])[-+]?\d\.\d+e-\d+")
+
+
+def _printed_text(cell) -> str:
+    parts = []
+    for out in cell.get("outputs", []):
+        if out.output_type == "stream":
+            parts.append(out.text)
+        elif out.output_type in ("execute_result", "display_data"):
+            parts.append(str(out.get("data", {}).get("text/plain", "")))
+    return "".join(parts)
+
+
+@pytest.mark.parametrize("path", EXECUTED, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_unmarked_rounding_noise_in_outputs(path):
+    bad = []
+    for i, cell in enumerate(code_cells(read(path))):
+        if cell.source.lstrip().startswith(IGNORE):
+            continue
+        bad += [f"code cell {i}: {m.group(0)!r}" for m in RAW_NOISE.finditer(_printed_text(cell))]
+    assert not bad, ("small numbers printed with their digits (rounding noise; print the verdict "
+                     "or mark them with approx(): '≈'): " + ", ".join(bad[:8]))
+
+
+def test_the_noise_pattern_flags_digits_and_spares_tolerances_and_marked_noise():
+    assert RAW_NOISE.search("max |diff| = 1.1e-16") and RAW_NOISE.search("gap 3.0e-08,")
+    for fine in ["agrees to 1e-12", "max |diff| ≈1.1e-16", "tolerance 1e-06", "x1.5e-3y"]:
+        assert not RAW_NOISE.search(fine), fine
