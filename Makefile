@@ -7,7 +7,9 @@ PYTHON ?= $(firstword $(foreach p,python3.11 python3.12 python3.13 python3,\
 VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
-STAMP  := $(VENV)/.installed
+# The stamp names a hash of what was installed, so a fresh clone or a checkout that only
+# touched the files' dates does not reinstall; a change of their content does.
+STAMP  := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml 2>/dev/null | cksum | cut -d' ' -f1)
 
 # One CPU thread for every kernel and test: float32 reductions (and so training runs) give
 # bit-identical results only for a fixed thread count, and on a busy 2-core machine one
@@ -22,7 +24,8 @@ PORTABLE_KERNELS := ATEN_CPU_CAPABILITY=default NPY_DISABLE_CPU_FEATURES=X86_V3
 # pytest-xdist workers (one thread each); --dist loadscope keeps a notebook on one worker.
 JOBS ?= 2
 
-.PHONY: help venv book test bench experiments lab slides refresh export exercises questions clean
+.PHONY: help venv book test bench experiments lab slides refresh chapter exercise export exercises \
+	questions clean
 
 help:
 	@echo "make book       build the site into _build/html (creates .venv first)"
@@ -33,11 +36,15 @@ help:
 	@echo "make slides     one reveal.js deck per chapter into _build/slides (works offline)"
 	@echo "make refresh    re-run notebooks and solutions in fresh kernels and store outputs"
 	@echo "                (one notebook: make refresh NB=notebooks/04_scaled_dot_product.ipynb)"
+	@echo "make chapter NB=notebooks/NN_name.ipynb  refresh one chapter and run all its checks"
+	@echo "                (REFRESH=0: the checks only)"
+	@echo "make exercise NB=solutions/NN_name.ipynb TITLE=\"...\" KIND=derive"
+	@echo "                append a new exercise's skeleton (kinds: book/chapter_contract.md)"
 	@echo "make export     regenerate the attnlab package from the notebooks' '# export' cells"
 	@echo "make exercises  regenerate exercises/ from solutions/"
 	@echo "make questions  regenerate book/interview_questions.md from the chapters"
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP):
 	@test -n "$(PYTHON)" || { echo "make: no supported Python found. This book needs Python 3.11," \
 	  "3.12 or 3.13 (tested on 3.11) as python3.11, python3.12, python3.13 or python3;" \
 	  "install one, or name it: make $(MAKECMDGOALS) PYTHON=/path/to/python3.11" >&2; exit 1; }
@@ -47,6 +54,7 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q -r requirements.txt
 	$(BIN)/pip install -q -e . --no-deps
+	rm -f $(VENV)/.installed*
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -84,6 +92,16 @@ refresh: $(STAMP)
 	$(PY) tools/export_package.py
 	$(PY) tools/make_exercises.py
 	$(PY) tools/question_bank.py
+
+chapter: $(STAMP)
+	@test -n "$(NB)" || { echo "usage: make chapter NB=notebooks/NN_name.ipynb [REFRESH=0]" >&2; exit 2; }
+	$(PY) tools/check_chapter.py $(NB) $(if $(filter 0,$(REFRESH)),--no-refresh)
+
+KIND ?= implement
+exercise: $(STAMP)
+	@test -n "$(NB)" -a -n "$(TITLE)" || { echo "usage: make exercise" \
+	  "NB=solutions/NN_name.ipynb TITLE=\"...\" [KIND=derive]" >&2; exit 2; }
+	$(PY) tools/new_exercise.py $(NB) "$(TITLE)" --kind "$(KIND)"
 
 export: $(STAMP)
 	$(PY) tools/export_package.py
