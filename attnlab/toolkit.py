@@ -59,6 +59,22 @@ def check_shape(x, shape):
     assert got == tuple(shape), f"expected shape {tuple(shape)}, got {got}"
 
 
+def call_answer(fn, *args, why="", **kwargs):
+    """fn(*args, **kwargs) for a check cell: a crash becomes an AssertionError naming it.
+
+    why: the likely cause, added to the message ("are the last two axes of k swapped?").
+    The stub's NotImplementedError is raised unchanged.
+    """
+    try:
+        return fn(*args, **kwargs)
+    except NotImplementedError:
+        raise
+    except Exception as exc:                    # the answer crashed: that is the verdict
+        name = getattr(fn, "__name__", "the answer")
+        hint = f"; {why}" if why else ""
+        raise AssertionError(f"{name} raised {type(exc).__name__}: {exc}{hint}") from exc
+
+
 def plot_attention(weights, query_labels=None, key_labels=None, ax=None, title=None,
                    annotate=None, vmax=1.0):
     """Heatmap of an (L, S) weight matrix: queries as rows, keys as columns, colours 0..vmax."""

@@ -125,3 +125,118 @@ def test_interview_questions_have_levels_and_links(path):
             f"backticks show literally inside <summary>; use <code>: {q['summary']!r}"
         assert re.search(r"\]\(#ch\d\d-[\w-]+\)", q["body"]), \
             f"the answer to {q['summary']!r} does not link to the section that backs it"
+
+
+# --- exercises that teach (book/chapter_contract.md, "Exercises and solutions") -------------
+
+KINDS = ("implement", "derive", "predict, then measure", "debug", "extend")
+KIND_LINE = re.compile(r"^\*Kind:\* (.+?) · \*Time:\* (\d+) min\s*$", re.M)
+HINT = re.compile(r"<details>\s*<summary>(Hint[^<]*)</summary>(.*?)</details>", re.S)
+NUMBER_WORDS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine",
+                "Ten", "Eleven", "Twelve"]
+# Chapters whose exercises predate the kinds and tiered hints (issue 16), and still follow the
+# old form. A chapter leaves this list as soon as one of its exercises carries a *Kind:* line,
+# and from then on every rule below applies to it. New chapters are never added to it.
+LEGACY = {"01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12", "13"}
+
+
+def _solution_lines(nb) -> set[str]:
+    """Normalised lines of the answers (between the solution markers), 20 characters or more."""
+    lines, inside = set(), False
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        for line in cell.source.splitlines():
+            if "# BEGIN SOLUTION" in line:
+                inside = True
+            elif "# END SOLUTION" in line:
+                inside = False
+            elif inside and len(norm := " ".join(line.split())) >= 20:
+                lines.add(norm)
+    return lines
+
+
+def _exercises(path):
+    """[(heading line, markdown source)] of the solution notebook, and whether rules apply."""
+    nb = read(SOLUTIONS / path.name)
+    cells = [(c.source.strip().splitlines()[0], c.source) for c in exercise_cells(nb)]
+    applies = path.name[:2] not in LEGACY or any(KIND_LINE.search(src) for _, src in cells)
+    return nb, cells, applies
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=ids)
+def test_exercises_state_kind_and_time(path):
+    _, cells, applies = _exercises(path)
+    if not applies:
+        pytest.skip(f"chapter {path.name[:2]}'s exercises are still in the old form (LEGACY)")
+    kinds = []
+    for title, src in cells:
+        m = KIND_LINE.search(src)
+        assert m, f"{title}: no '*Kind:* derive · *Time:* 10 min' line under the heading"
+        assert m.group(1) in KINDS, f"{title}: kind {m.group(1)!r} is not one of {KINDS}"
+        kinds.append(m.group(1))
+    others = [k for k in kinds if k != "implement"]
+    assert len(others) >= 2, (f"kinds {kinds}: at least two exercises must be derive, predict, "
+                              "then measure, debug or extend")
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=ids)
+def test_hints_come_in_tiers_without_the_code(path):
+    nb, cells, applies = _exercises(path)
+    if not applies:
+        pytest.skip(f"chapter {path.name[:2]}'s exercises are still in the old form (LEGACY)")
+    answer = _solution_lines(nb)
+    for title, src in cells:
+        hints = HINT.findall(src)
+        labels = [h[0].split(":")[0].strip() for h in hints]
+        assert labels[:2] == ["Hint 1", "Hint 2"], (
+            f"{title}: hints {labels}; fold them as 'Hint 1: the idea', then 'Hint 2: ...'")
+        for label, body in hints:
+            given = [line for line in map(lambda s: " ".join(s.split()), body.splitlines())
+                     if line in answer]
+            assert not given, f"{title}, {label}: the hint gives a line of the answer: {given[0]!r}"
+            fences = re.findall(r"```.*?```", body, re.S)
+            assert all(f.count("\n") <= 2 for f in fences), (
+                f"{title}, {label}: a code block in a hint; give the idea or the equation")
+
+
+def _exercise_minutes(path) -> int | None:
+    m = re.search(r"\*\*Time:\*\*[^\n]*?(\d+) minutes for the exercises", read(path).cells[0].source)
+    return int(m.group(1)) if m else None
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=ids)
+def test_exercise_times_add_up(path):
+    _, cells, applies = _exercises(path)
+    if not applies:
+        pytest.skip(f"chapter {path.name[:2]}'s exercises are still in the old form (LEGACY)")
+    total = sum(int(KIND_LINE.search(src).group(2)) for _, src in cells)
+    assert _exercise_minutes(path) == total, (
+        f"the opening cell's **Time:** gives {_exercise_minutes(path)} minutes for the exercises; "
+        f"their *Time:* lines add up to {total}")
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=ids)
+def test_times_agree_with_the_self_paced_page(path):
+    """The chapter's opening **Time:** line and its row of book/self_paced.md say the same."""
+    from nbcommon import ROOT
+    row = next((line for line in (ROOT / "book" / "self_paced.md").read_text().splitlines()
+                if f"(../notebooks/{path.name})" in line), None)
+    assert row, f"book/self_paced.md has no row for {path.name}"
+    cols = [c.strip() for c in row.strip("|").split("|")]
+    m = re.search(r"\*\*Time:\*\* about (\d+) minutes( to read and run)?", read(path).cells[0].source)
+    assert m, "the opening cell's **Time:** line reads 'about N minutes to read and run, ...'"
+    assert cols[1].startswith(f"{m.group(1)} min"), (
+        f"self_paced.md says {cols[1]!r} to read and run; the chapter says {m.group(1)} minutes")
+    minutes = _exercise_minutes(path)
+    if minutes is not None:
+        assert cols[2] == f"{minutes} min", (
+            f"self_paced.md says {cols[2]!r} for the exercises; the chapter says {minutes} minutes")
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=ids)
+def test_solution_opening_counts_its_exercises(path):
+    nb = read(SOLUTIONS / path.name)
+    n = len(exercise_cells(nb))
+    assert nb.cells[0].source.split("\n\n")[1].startswith(f"{NUMBER_WORDS[n]} exercises on"), (
+        f"the opening cell of solutions/{path.name} should say '{NUMBER_WORDS[n]} exercises on'")
