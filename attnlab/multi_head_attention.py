@@ -267,3 +267,36 @@ def head_entropy_np(weights):
     ent = -(w * logw).sum(axis=-1)                      # (B, H, L, S) -> (B, H, L)
     live = w.sum(axis=-1) > 0                           # rows that are not fully masked
     return (ent * live).sum(axis=(0, 2)) / np.maximum(live.sum(axis=(0, 2)), 1)   # -> (H,)
+
+
+import torch
+
+
+def copy_task(gen, B):
+    """Tokens [one-hot position (8), content (8)]; target [content(i-1), content(0)]."""
+    content = torch.randn(B, 8, 8, generator=gen)
+    x = torch.cat([torch.eye(8).expand(B, 8, 8), content], -1)      # (B, L=8, E=16)
+    prev = torch.tensor([max(i - 1, 0) for i in range(8)])
+    y = torch.cat([content[:, prev], content[:, :1].expand(B, 8, 8)], -1)   # (B, 8, 16)
+    return x, y
+
+
+def train_copy(H, seed, steps=150):
+    """MultiHeadAttention(16, H) trained on the copy task: Adam, learning rate 0.03, `steps`
+    batches of 64 fresh sequences, float32. Returns (model in eval mode, loss per step)."""
+    torch.manual_seed(seed); gen = torch.Generator().manual_seed(100 + seed)
+    m = MultiHeadAttention(16, H)
+    opt = torch.optim.Adam(m.parameters(), lr=0.03)
+    curve = []
+    for _ in range(steps):
+        x, y = copy_task(gen, 64)
+        loss = ((m(x, x, x)[0] - y) ** 2).mean()
+        opt.zero_grad(); loss.backward(); opt.step(); curve.append(loss.item())
+    return m.eval(), curve
+
+
+def copy_test_mse(m, n=1024, seed=999):
+    """Mean squared error of m on n new copy-task sequences (test generator seed 999)."""
+    x, y = copy_task(torch.Generator().manual_seed(seed), n)
+    with torch.no_grad():
+        return ((m(x, x, x)[0] - y) ** 2).mean().item()
