@@ -484,3 +484,57 @@ def local_m_weights_pt(scores, D_window, allowed=None):
         raise ValueError("a local-m window holds no real token (the target step t is more than "
                          "D_window past the source's end): use a larger D_window or local-p")
     return softmax_pt(scores.masked_fill(~inside, float("-inf")), dim=-1)
+
+
+import time
+
+from attnlab.rnn_bottleneck import BUDGET, TRAIN_LENGTHS, V, Seq2SeqNoAttention, train_seq2seq
+
+COMPARE = dict(BUDGET, steps=150)       # section 6: chapter 1's budget with fewer steps
+VARIANTS = {                            # name -> model(E), in the order of section 6's table
+    "no attention (ch. 1)":    lambda E: Seq2SeqNoAttention(V, E),
+    "dot":                     lambda E: LuongSeq2Seq(E, "dot", input_feeding=False),
+    "general":                 lambda E: LuongSeq2Seq(E, "general", input_feeding=False),
+    "concat":                  lambda E: LuongSeq2Seq(E, "concat", input_feeding=False),
+    "local-p (general)":       lambda E: LuongSeq2Seq(E, "general", local=True, input_feeding=False),
+    "general + input feeding": lambda E: LuongSeq2Seq(E, "general", input_feeding=True),
+}
+
+
+def train_variant(name, seed=0, threads=1, steps=None):
+    """A fresh VARIANTS[name] model (float32) trained on chapter 1's task with COMPARE.
+
+    torch.manual_seed(seed) before the model is built, then chapter 1's train_seq2seq with
+    COMPARE's batch size and learning rate, TRAIN_LENGTHS and seed, on `threads` CPU threads,
+    for COMPARE["steps"] steps unless `steps` is given (a short run for a test): the recipe of
+    experiments/ch03_luong_variants.py and of the "luong" part of part1_budget_sweep.py.
+    Returns (model in eval mode, losses per step, seconds).
+    """
+    if name not in VARIANTS:
+        raise ValueError(f"name must be one of {list(VARIANTS)}; got {name!r}")
+    steps = COMPARE["steps"] if steps is None else steps
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    model = VARIANTS[name](COMPARE["E"])
+    start = time.perf_counter()
+    losses = train_seq2seq(model, steps, seed=seed, batch_size=COMPARE["batch_size"],
+                           lr=COMPARE["lr"], min_len=TRAIN_LENGTHS[0], max_len=TRAIN_LENGTHS[1])
+    return model, losses, time.perf_counter() - start
+
+
+from attnlab.rnn_bottleneck import encode_batch, make_pairs
+
+
+def mirror_offsets(model, n=200, length=12, seed=7):
+    """Where a reversal model reads: for n source strings of `length` digits (numpy seed `seed`),
+    the position of each output step's largest weight minus the mirrored position length - 1 - t
+    that reversal needs (0 = exactly on it). Greedy decoding; returns a (n, length) long tensor."""
+    src, src_len, _, _ = encode_batch(make_pairs(n, length, length, np.random.default_rng(seed)))
+    _, weights = model.generate(src, src_len, max_len=length + 1)     # (n, length + 1, length)
+    mirrored = torch.arange(length - 1, -1, -1)                        # step t needs length-1-t
+    return weights[:, :length].argmax(-1) - mirrored                   # (n, length)
+
+
+def offset_counts(offsets):
+    """How many steps read one before (-1), on (0) and one after (+1) the mirrored position."""
+    return {d: int((offsets == d).sum()) for d in (-1, 0, 1)}

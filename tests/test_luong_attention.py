@@ -245,3 +245,145 @@ def test_local_m_inside_is_the_band():
     inside = local_m_inside(4, 6, 1)
     assert inside.shape == (4, 6) and inside.sum() == 4 * 3 - 1       # t = 0 has no s = -1
     assert all(inside[t, t] for t in range(4))
+
+
+# --- experiments/ch03_luong_variants.py: the trained models and results the chapter loads -------
+
+import importlib.util  # noqa: E402
+import json  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
+ATTENDING = ["dot", "general", "concat", "local-p (general)", "general + input feeding"]
+GLOBAL = ["dot", "general", "concat"]       # global attention, no input feeding
+BASELINE = "no attention (ch. 1)"
+
+
+def load_variants_script():
+    spec = importlib.util.spec_from_file_location(
+        "ch03_luong_variants", EXPERIMENTS / "ch03_luong_variants.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_train_variant_is_chapter_1s_recipe():
+    from attnlab.luong_attention import COMPARE, VARIANTS, train_variant
+    from attnlab.rnn_bottleneck import TRAIN_LENGTHS, train_seq2seq
+    threads = torch.get_num_threads()
+    try:
+        model, losses, seconds = train_variant("dot", seed=3, steps=2)
+        torch.manual_seed(3)
+        manual = VARIANTS["dot"](COMPARE["E"])
+        want = train_seq2seq(manual, 2, seed=3, batch_size=COMPARE["batch_size"], lr=COMPARE["lr"],
+                             min_len=TRAIN_LENGTHS[0], max_len=TRAIN_LENGTHS[1])
+    finally:
+        torch.set_num_threads(threads)
+    assert losses == want and seconds >= 0 and not model.training
+    for p, q in zip(model.parameters(), manual.parameters()):
+        assert p.dtype == torch.float32 and torch.equal(p, q)
+    with pytest.raises(ValueError, match="name must be one of"):
+        train_variant("cosine")
+
+
+def test_mirror_offsets_on_a_perfect_reader():
+    """A model whose weights sit exactly on the mirrored position has offset 0 everywhere."""
+    from attnlab.luong_attention import mirror_offsets, offset_counts
+
+    class Mirror:
+        def generate(self, src, src_len, max_len):
+            B, S = src.shape
+            w = torch.zeros(B, max_len, S)
+            for t in range(min(max_len, S)):
+                w[:, t, S - 1 - t] = 1
+            w[:, S:, 0] = 1
+            return None, w
+
+    offsets = mirror_offsets(Mirror(), n=3, length=6)
+    assert offsets.shape == (3, 6) and (offsets == 0).all()
+    assert offset_counts(offsets) == {-1: 0, 0: 18, 1: 0}
+    assert offset_counts(offsets + 1) == {-1: 0, 0: 0, 1: 18}
+
+
+def test_variants_script_quick(tmp_path):
+    """The script behind experiments/results/ch03_luong_variants.pt, at a reduced size."""
+    from attnlab.luong_attention import COMPARE, VARIANTS
+    from attnlab.rnn_bottleneck import TEST_LENGTHS, TRAIN_LENGTHS, train_seq2seq
+    script = load_variants_script()
+    threads = torch.get_num_threads()
+    try:
+        result = script.main(["--quick", "--out", str(tmp_path / "quick.pt")])
+        saved = torch.load(tmp_path / "quick.pt", weights_only=True)   # plain data and tensors
+        torch.manual_seed(0)                      # the quick run equals chapter 1's recipe
+        manual = VARIANTS["general"](COMPARE["E"])
+        want = train_seq2seq(manual, script.QUICK["steps"], seed=0,
+                             batch_size=COMPARE["batch_size"], lr=COMPARE["lr"],
+                             min_len=TRAIN_LENGTHS[0], max_len=TRAIN_LENGTHS[1])
+    finally:
+        torch.set_num_threads(threads)
+    assert saved["steps"] == script.QUICK["steps"] and saved["seeds"] == script.QUICK["seeds"]
+    assert list(saved["models"]) == list(saved["runs"]) == list(VARIANTS)
+    assert saved["models"]["general"]["losses"] == want
+    for name, make in VARIANTS.items():
+        runs = saved["runs"][name]
+        assert [r["seed"] for r in runs] == script.QUICK["seeds"]
+        assert all(len(r["accuracy"]) == len(TEST_LENGTHS) and len(r["losses"]) ==
+                   script.QUICK["steps"] and "state" not in r for r in runs)
+        total = script.QUICK["align"]["n"] * script.QUICK["align"]["length"]
+        assert all(("offsets" in r) == (name != BASELINE) for r in runs)
+        assert all(sum(r["offsets"].values()) <= total for r in runs if "offsets" in r)
+        model = make(COMPARE["E"])
+        state = saved["models"][name]["state"]
+        assert all(t.dtype == torch.float32 for t in state.values())
+        model.load_state_dict(state)              # the saved state fits the chapter's model
+        assert saved["models"][name]["params"] == sum(p.numel() for p in model.parameters())
+        assert saved["models"][name]["losses"] == runs[0]["losses"] == \
+            result["runs"][name][0]["losses"]
+    for p, q in zip(manual.state_dict().values(), saved["models"]["general"]["state"].values()):
+        assert torch.equal(p, q)
+
+
+def test_committed_variants_file_holds_what_the_chapter_states():
+    """The committed file: chapter 3's budget, small, the sweep's accuracies on every seed, and
+    the claims of sections 6 and 7 (the notebook asserts them on the same numbers)."""
+    from attnlab.luong_attention import COMPARE, VARIANTS
+    from attnlab.rnn_bottleneck import TEST_LENGTHS
+    path = EXPERIMENTS / "results" / "ch03_luong_variants.pt"
+    assert path.stat().st_size < 2_000_000
+    saved = torch.load(path, weights_only=True)
+    assert saved["steps"] == COMPARE["steps"] == 150 and saved["budget"] == COMPARE
+    assert saved["seeds"] == [0, 1, 2] and saved["dtype"] == "float32"
+    assert saved["align"] == dict(n=200, length=12, seed=7) and saved["n_test"] == 200
+    sweep = json.loads((EXPERIMENTS / "results" / "part1_budget_sweep.json").read_text())
+    for name in VARIANTS:
+        model = saved["models"][name]
+        assert len(model["losses"]) == COMPARE["steps"] and model["accuracy"] == \
+            saved["runs"][name][0]["accuracy"]
+        for run in saved["runs"][name]:
+            row = [r for r in sweep["rows"] if (r["part"], r["model"], r["seed"], r["steps"])
+                   == ("luong", name, run["seed"], COMPARE["steps"])]
+            assert len(row) == 1 and run["accuracy"] == row[0]["acc"], (name, run["seed"])
+    long = [TEST_LENGTHS.index(n) for n in (12, 13, 14)]
+    mean_long = {name: np.array([np.mean(np.array(r["accuracy"])[long])
+                                 for r in saved["runs"][name]]) for name in VARIANTS}
+    assert mean_long[BASELINE][0] < 0.05 and saved["models"][BASELINE]["accuracy"][0] > 0.7
+    for name in ATTENDING:                         # section 6: every variant, every seed
+        assert mean_long[name].min() > mean_long[BASELINE].max() + 0.05, name
+    total = saved["align"]["n"] * saved["align"]["length"]
+    for name in ATTENDING:                         # section 7: within one position, every seed
+        for run in saved["runs"][name]:
+            assert sum(run["offsets"].values()) / total > 0.6, (name, run["seed"])
+
+
+def test_committed_general_model_reproduces_its_accuracies():
+    """The saved weights are the trained ones: evaluated again, they give the stored accuracies
+    (float32 greedy decoding; 2 strings of 200 allowed for a near-tie another CPU rounds apart)."""
+    from attnlab.luong_attention import COMPARE, VARIANTS
+    from attnlab.rnn_bottleneck import TEST_LENGTHS, accuracy_by_length
+    saved = torch.load(EXPERIMENTS / "results" / "ch03_luong_variants.pt", weights_only=True)
+    model = VARIANTS["general"](COMPARE["E"])
+    model.load_state_dict(saved["models"]["general"]["state"])
+    long = [12, 13, 14]
+    acc = accuracy_by_length(model, long, n_per_length=saved["n_test"], seed=saved["test_seed"])
+    stored = np.array(saved["models"]["general"]["accuracy"])[[TEST_LENGTHS.index(n) for n in long]]
+    assert np.abs(acc - stored).max() <= 0.01
