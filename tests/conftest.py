@@ -48,20 +48,19 @@ def book_build(tmp_path_factory):
     return subprocess.CompletedProcess([], code, stdout, stderr), out / "_build" / "html"
 
 
-BROWSER_SUMMARY_FILE = "browser_summary.json"
-
-
 @pytest.fixture(scope="session")
-def browser_summary_path(tmp_path_factory) -> Path:
-    """Where tests/test_browser.py leaves its summary for the controller to print."""
-    return shared_tmp(tmp_path_factory) / BROWSER_SUMMARY_FILE
+def browser_summary_dir(tmp_path_factory) -> Path:
+    """Where the browser tests leave their summaries (browser_summary_*.json) for the controller."""
+    return shared_tmp(tmp_path_factory)
 
 
 def pytest_terminal_summary(terminalreporter):
-    """The browser checks' summary, written by tests/test_browser.py (on whichever worker)."""
-    path = terminalreporter.config._tmp_path_factory.getbasetemp() / BROWSER_SUMMARY_FILE
-    if not path.exists():
-        return
-    terminalreporter.section("browser checks (tests/test_browser.py)")
-    for key, value in json.loads(path.read_text()).items():
-        terminalreporter.write_line(f"{key}: {value}")
+    """The browser checks' summaries, written by test_browser*.py (on whichever worker)."""
+    base = terminalreporter.config._tmp_path_factory.getbasetemp()
+    for name, title in [("pages", "the site"), ("decks", "the slide decks")]:
+        path = base / f"browser_summary_{name}.json"
+        if not path.exists():
+            continue
+        terminalreporter.section(f"browser checks: {title} (tests/test_browser*.py)")
+        for key, value in json.loads(path.read_text()).items():
+            terminalreporter.write_line(f"{key}: {value}")

@@ -1,0 +1,161 @@
+"""The slide decks, checked in a real browser (headless Chromium), as a lecturer uses them.
+
+On a projector (1280 x 720): every deck loads with no console error and no request outside the
+site, is titled by its chapter, shows no `In [n]:` prompt and no raw TeX, gives its figures
+an alt text, and every slide fits 1280 x 720; the print view gives one PDF page per slide.
+
+The decks are built by tools/make_slides.py into the built site's slides/ folder, as
+published (the site: fixture `book_build`). Skipped without Chromium, as tests/test_browser.py.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from browserlib import RAW_TEX, SLIDE_H, SLIDE_W, _meaningless, _open, launched, serve, summary
+from nbcommon import chapter_notebooks
+
+
+BROWSER_SUMMARY: dict = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _summary(browser_summary_dir):
+    with summary(browser_summary_dir / "browser_summary_decks.json", BROWSER_SUMMARY):
+        yield
+
+
+@pytest.fixture(scope="module")
+def site(book_build):
+    """The built site with the decks in slides/, served on 127.0.0.1: (base URL, folder)."""
+    import make_slides
+
+    result, html = book_build
+    if result.returncode != 0 or not (html / "index.html").exists():
+        pytest.fail("the book did not build (see test_book.py)")
+    decks = html / "slides"
+    # ATTN_DECK_SOURCES=folder: decks of the notebooks in that folder (to try slide types on a
+    # scratch copy of a chapter); by default every chapter in notebooks/ but 00_.
+    sources = os.environ.get("ATTN_DECK_SOURCES")
+    chapters = chapter_notebooks(Path(sources)) if sources else make_slides.deck_notebooks()
+    try:
+        make_slides.main([*map(str, chapters), "--out", str(decks)])
+    except Exception as exc:            # e.g. npm cannot reach its registry
+        pytest.fail(f"make_slides.py could not build the decks: {exc}")
+    with serve(html) as base:
+        yield base, html
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with launched() as b:
+        yield b
+
+
+SLIDE_LIST = """() => Reveal.getSlides().map(s => {
+    const i = Reveal.getIndices(s); return [i.h, i.v || 0]; })"""
+MEASURE = """async ([h, v]) => {
+    Reveal.slide(h, v);
+    const s = Reveal.getCurrentSlide();
+    await Promise.all([...s.querySelectorAll('img')].map(i => i.complete ? null :
+        new Promise(r => { i.onload = i.onerror = r; })));
+    await new Promise(r => (window.MathJax && MathJax.Hub)
+        ? MathJax.Hub.Queue(() => { window.fitFigures(s); r(); }) : (window.fitFigures(s), r()));
+    const text = s.innerText;
+    return {height: s.scrollHeight, width: s.scrollWidth,
+            wide_code: [...s.querySelectorAll('pre')]
+                .filter(p => p.scrollWidth > p.clientWidth + 1).length,
+            prompt: /In\\s*\\[\\d*\\]:/.test(text),
+            alts: [...s.querySelectorAll('img')].map(i => i.getAttribute('alt') || ''),
+            title: (s.querySelector('h1, h2, h3') || {textContent: ''}).textContent.slice(0, 60)};
+}"""
+SLIDE_TEXT = """() => {
+    const clone = document.querySelector('.reveal .slides').cloneNode(true);
+    clone.querySelectorAll('pre, code, script, style, .MathJax, .MathJax_CHTML, .MathJax_Preview, '
+        + '.mjx-chtml, aside.notes').forEach(n => n.remove());
+    return clone.textContent;
+}"""
+
+
+@pytest.fixture(scope="module")
+def decks(site, browser):
+    """Every slide of every deck, measured at 1280 x 720."""
+    base, html = site
+    found = {}
+    page = _open(browser, base, {"width": SLIDE_W, "height": SLIDE_H})
+    for deck in sorted((html / "slides").glob("*.slides.html")):
+        page.errors.clear(); page.external.clear()
+        page.goto(base + "slides/" + deck.name, wait_until="networkidle")
+        page.wait_for_selector("body[data-deck-ready]", timeout=30000)
+        slides = [page.evaluate(MEASURE, hv) for hv in page.evaluate(SLIDE_LIST)]
+        page.evaluate("() => new Promise(r => MathJax.Hub.Queue(r))")
+        found[deck.name] = {"slides": slides, "errors": list(page.errors),
+                            "external": list(page.external), "title": page.title(),
+                            "text": page.evaluate(SLIDE_TEXT)}
+    page.close()
+    BROWSER_SUMMARY["slides checked"] = sum(len(d["slides"]) for d in found.values())
+    BROWSER_SUMMARY["slides per deck"] = ", ".join(
+        f"{name.split('_')[0]}: {len(d['slides'])}" for name, d in found.items())
+    tallest = max(((s["height"], name, i + 1) for name, d in found.items()
+                   for i, s in enumerate(d["slides"])), default=(0, "-", 0))
+    BROWSER_SUMMARY["tallest slide"] = (f"{tallest[0]} px for a {SLIDE_H} px slide "
+                                        f"({tallest[1]}, slide {tallest[2]})")
+    over = {name.split("_")[0]: sum(s["height"] > SLIDE_H or s["width"] > SLIDE_W
+                                    for s in d["slides"]) for name, d in found.items()}
+    BROWSER_SUMMARY["slides taller or wider than 1280 x 720"] = (
+        f"{sum(over.values())} (" + ", ".join(f"{k}: {v}" for k, v in over.items()) + ")")
+    BROWSER_SUMMARY["console errors (decks)"] = sum(len(d["errors"]) for d in found.values())
+    BROWSER_SUMMARY["external requests (decks)"] = sum(len(d["external"]) for d in found.values())
+    return found
+
+
+def test_decks_load_offline_without_errors(decks):
+    assert decks, "no deck was built"
+    bad = {name: d["errors"][:3] + d["external"][:3] for name, d in decks.items()
+           if d["errors"] or d["external"]}
+    assert not bad, f"console errors or requests outside the site: {bad}"
+
+
+def test_decks_are_titled_by_chapter_without_prompts_or_raw_tex(decks):
+    for name, d in decks.items():
+        assert "Notebook" not in d["title"] and re.match(r"\d+\. ", d["title"]), (name, d["title"])
+        assert not any(s["prompt"] for s in d["slides"]), f"{name}: an In [n]: prompt shows"
+        raw = RAW_TEX.search(d["text"])
+        assert not raw, f"{name}: raw TeX on a slide: {raw.group(0)!r}"
+
+
+def test_deck_figures_have_meaningful_alt_text(decks):
+    bad = {name: [a for s in d["slides"] for a in s["alts"] if _meaningless(a)]
+           for name, d in decks.items()}
+    bad = {k: v for k, v in bad.items() if v}
+    assert not bad, f"figures on slides without a usable alt text: {bad}"
+
+
+def test_every_slide_fits_1280_by_720(decks):
+    bad = [f"{name} slide {i + 1} ({s['title']!r}): {s['width']} x {s['height']} px"
+           + (f", {s['wide_code']} code blocks wider than the slide" if s["wide_code"] else "")
+           for name, d in decks.items() for i, s in enumerate(d["slides"])
+           if s["height"] > SLIDE_H or s["width"] > SLIDE_W or s["wide_code"]]
+    assert not bad, f"{len(bad)} slides do not fit {SLIDE_W} x {SLIDE_H}:\n" + "\n".join(bad[:40])
+
+
+def test_print_view_gives_one_pdf_page_per_slide(site, browser, decks, tmp_path):
+    """reveal.js's print view (deck.html?print-pdf), printed to PDF as a lecturer would."""
+    base, _ = site
+    name, deck = next(iter(decks.items()))
+    page = _open(browser, base, {"width": SLIDE_W, "height": SLIDE_H})
+    page.goto(base + "slides/" + name + "?print-pdf", wait_until="networkidle")
+    page.wait_for_selector("body[data-deck-ready]", timeout=30000)
+    page.wait_for_timeout(1000)
+    pages = page.evaluate("document.querySelectorAll('.pdf-page').length")
+    pdf = tmp_path / "deck.pdf"
+    page.pdf(path=str(pdf), width=f"{SLIDE_W}px", height=f"{SLIDE_H}px", print_background=True)
+    errors = list(page.errors)
+    page.close()
+    in_pdf = len(re.findall(rb"/Type\s*/Page(?!s)", pdf.read_bytes()))
+    BROWSER_SUMMARY["print view"] = f"{name}: {in_pdf} PDF pages for {len(deck['slides'])} slides"
+    assert not errors, errors
+    assert pages == len(deck["slides"]) == in_pdf, (pages, len(deck["slides"]), in_pdf)
