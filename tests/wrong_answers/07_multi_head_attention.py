@@ -6,6 +6,30 @@ def softmax(s):
     return e / e.sum(axis=-1, keepdims=True)
 '''
 
+_FIXED = '''
+def mha_fixed(x_q, x_kv, params, H):
+    p = params
+    B, L, E = x_q.shape
+    S, D = x_kv.shape[1], E // H
+    q = (x_q @ p["W_q"] + p["b_q"]).reshape(B, L, H, D).transpose(0, 2, 1, 3)
+    k = (x_kv @ p["W_k"] + p["b_k"]).reshape(B, S, H, D).transpose(0, 2, 1, 3)
+    v = {v}
+    scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(D)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    heads = weights @ v
+    return {merge} @ p["W_o"] + p["b_o"], weights
+'''
+_V_BUGGY = '(x_kv @ p["W_v"] + p["b_v"]).reshape(B, H, S, D)'
+_V_RIGHT = '(x_kv @ p["W_v"] + p["b_v"]).reshape(B, S, H, D).transpose(0, 2, 1, 3)'
+_MERGE_BUGGY = "heads.reshape(B, L, E)"
+_MERGE_RIGHT = "heads.transpose(0, 2, 1, 3).reshape(B, L, E)"
+
+
+def _fixed(v, merge):
+    return _FIXED.format(v=v, merge=merge)
+
+
 WRONG = [
     (1, "direct reshape to (B, H, L, D): right shape, round trip passes", '''
 def split_heads(x, H):
@@ -155,25 +179,95 @@ from attnlab.multi_head_attention import multi_head_attention_np
 def mha_forward(x_q, x_kv, params, H):
     return multi_head_attention_np(x_q, x_kv, params, H)
 '''),
-    (3, "biases counted once, not per projection", '''
-def mha_param_count(E, bias=True):
-    return 4 * E * E + (E if bias else 0)
+    (2, "head width taken from the model width: D = E // H", _SOFTMAX + '''
+def mha_forward(x_q, x_kv, params, H):
+    p = params
+    q = split_heads(x_q @ p["W_q"] + p["b_q"], H)
+    k = split_heads(x_kv @ p["W_k"] + p["b_k"], H)
+    v = split_heads(x_kv @ p["W_v"] + p["b_v"], H)
+    D = x_q.shape[-1] // H
+    weights = softmax(q @ k.swapaxes(-2, -1) / np.sqrt(D))
+    return merge_heads(weights @ v) @ p["W_o"] + p["b_o"], weights
 '''),
-    (3, "forgets W_O", '''
-def mha_param_count(E, bias=True):
-    return 3 * E * E + (3 * E if bias else 0)
+    (2, "folds the scale into W_q and b_q, in place", _SOFTMAX + '''
+def mha_forward(x_q, x_kv, params, H):
+    p = params
+    D = p["W_q"].shape[1] // H
+    p["W_q"] /= np.sqrt(D)
+    p["b_q"] /= np.sqrt(D)
+    q = split_heads(x_q @ p["W_q"] + p["b_q"], H)
+    k = split_heads(x_kv @ p["W_k"] + p["b_k"], H)
+    v = split_heads(x_kv @ p["W_v"] + p["b_v"], H)
+    weights = softmax(q @ k.swapaxes(-2, -1))
+    return merge_heads(weights @ v) @ p["W_o"] + p["b_o"], weights
+'''),
+    (3, "section 10's count: 4E^2 + 4E, as if H D = E", '''
+def mha_param_count(E, H, D, bias=True):
+    return 4 * E * E + (4 * E if bias else 0)
+'''),
+    (3, "one head's columns only: 4 E D", '''
+def mha_param_count(E, H, D, bias=True):
+    return 4 * E * D + ((3 * D + E) if bias else 0)
+'''),
+    (3, "W_O counted as E x E", '''
+def mha_param_count(E, H, D, bias=True):
+    return 3 * E * H * D + E * E + ((3 * H * D + E) if bias else 0)
+'''),
+    (3, "biases counted as 4E, as if every projection were E wide", '''
+def mha_param_count(E, H, D, bias=True):
+    return 4 * E * H * D + (4 * E if bias else 0)
+'''),
+    (3, "biases counted as 4HD: the output bias as wide as the heads", '''
+def mha_param_count(E, H, D, bias=True):
+    return 4 * E * H * D + (4 * H * D if bias else 0)
+'''),
+    (3, "biases counted once, not per projection", '''
+def mha_param_count(E, H, D, bias=True):
+    return 4 * E * H * D + (E if bias else 0)
 '''),
     (3, "ignores the bias flag", '''
-def mha_param_count(E, bias=True):
-    return 4 * E * E + 4 * E
+def mha_param_count(E, H, D, bias=True):
+    return 4 * E * H * D + 3 * H * D + E
 '''),
-    (3, "counts one head's D = E / 2 columns per projection", '''
-def mha_param_count(E, bias=True):
-    return 4 * E * (E // 2) + (4 * E if bias else 0)
+    (3, "forgets W_O", '''
+def mha_param_count(E, H, D, bias=True):
+    return 3 * E * H * D + (3 * H * D if bias else 0)
 '''),
-    (3, "returns a float", '''
-def mha_param_count(E, bias=True):
-    return 4.0 * E ** 2 + (4.0 * E if bias else 0.0)
+    (3, "parameter count as a float", '''
+def mha_param_count(E, H, D, bias=True):
+    return 4.0 * E * H * D + ((3.0 * H * D + E) if bias else 0.0)
+'''),
+    (3, "section 10's FLOPs: 4BE^2(L + S) + 4BLSE, as if H D = E", '''
+def mha_flops(B, L, S, E, H, D):
+    return 4 * B * E * E * (L + S) + 4 * B * L * S * E
+'''),
+    (3, "a multiply-add counted once", '''
+def mha_flops(B, L, S, E, H, D):
+    return 2 * B * (L + S) * E * H * D + 2 * B * H * L * S * D
+'''),
+    (3, "attention counted with E / H instead of the head width", '''
+def mha_flops(B, L, S, E, H, D):
+    return 4 * B * (L + S) * E * H * D + 4 * B * L * S * E
+'''),
+    (3, "the attention core counted once (Q K^T only)", '''
+def mha_flops(B, L, S, E, H, D):
+    return 4 * B * (L + S) * E * H * D + 2 * B * H * L * S * D
+'''),
+    (3, "every projection counted on the L query rows", '''
+def mha_flops(B, L, S, E, H, D):
+    return 8 * B * L * E * H * D + 4 * B * H * L * S * D
+'''),
+    (3, "W_O counted on the S key rows", '''
+def mha_flops(B, L, S, E, H, D):
+    return 2 * B * L * E * H * D + 6 * B * S * E * H * D + 4 * B * H * L * S * D
+'''),
+    (3, "forgets the batch", '''
+def mha_flops(B, L, S, E, H, D):
+    return 4 * (L + S) * E * H * D + 4 * H * L * S * D
+'''),
+    (3, "FLOPs as a float", '''
+def mha_flops(B, L, S, E, H, D):
+    return 4.0 * B * (L + S) * E * H * D + 4.0 * B * H * L * S * D
 '''),
     (4, "book polarity (True = may attend) passed unchanged", '''
 def to_mha_masks(lengths, L, S, causal):
@@ -199,7 +293,7 @@ def to_mha_masks(lengths, L, S, causal):
     attn_mask = torch.arange(S)[None, :] <= torch.arange(L)[:, None] if causal else None
     return key_padding_mask, attn_mask
 '''),
-    (4, "padding mask as float 0 / -inf", '''
+    (4, "float padding mask with a boolean causal mask (mixed kinds)", '''
 def to_mha_masks(lengths, L, S, causal):
     blocked = torch.arange(S)[None, :] >= lengths[:, None]
     key_padding_mask = torch.zeros(blocked.shape).masked_fill(blocked, float("-inf"))
@@ -211,45 +305,57 @@ def to_mha_masks(lengths, L, S, causal):
     key_padding_mask = torch.arange(S)[None, :] >= lengths[:, None]
     return key_padding_mask, None
 '''),
-    (5, "checks head 0 only", '''
-def splits_by_columns(split_fn, B, L, E, H):
-    D = E // H
-    x = np.arange(B * L * E, dtype=np.float64).reshape(B, L, E)
-    heads = np.asarray(split_fn(x, H))
-    if heads.shape != (B, H, L, D):
-        return False
-    return np.array_equal(heads[:, 0], x[:, :, :D])
+    (4, "bool masks turned into float with .float(): +1 on blocked scores", '''
+def to_mha_masks(lengths, L, S, causal):
+    key_padding_mask = (torch.arange(S)[None, :] >= lengths[:, None]).float()
+    attn_mask = (torch.arange(S)[None, :] > torch.arange(L)[:, None]).float() if causal else None
+    return key_padding_mask, attn_mask
 '''),
-    (5, "checks the shape only", '''
-def splits_by_columns(split_fn, B, L, E, H):
-    x = np.arange(B * L * E, dtype=np.float64).reshape(B, L, E)
-    return np.asarray(split_fn(x, H)).shape == (B, H, L, E // H)
+    (4, "additive float masks in float64 (the inputs are float32)", '''
+def to_mha_masks(lengths, L, S, causal):
+    inf = float("-inf")
+    blocked = torch.arange(S)[None, :] >= lengths[:, None]
+    key_padding_mask = torch.zeros(blocked.shape, dtype=torch.float64).masked_fill(blocked, inf)
+    attn_mask = torch.zeros(L, S, dtype=torch.float64)
+    if causal:
+        attn_mask = attn_mask.masked_fill(torch.ones(L, S, dtype=torch.bool).triu(1), inf)
+    return key_padding_mask, attn_mask
 '''),
-    (5, "test input with equal entries (ones)", '''
-def splits_by_columns(split_fn, B, L, E, H):
-    D = E // H
-    x = np.ones((B, L, E))
-    heads = np.asarray(split_fn(x, H))
-    if heads.shape != (B, H, L, D):
-        return False
-    return all(np.array_equal(heads[:, h], x[:, :, h * D:(h + 1) * D]) for h in range(H))
+    (4, "causal=False: an all-True (everything blocked) attn_mask", '''
+def to_mha_masks(lengths, L, S, causal):
+    key_padding_mask = torch.arange(S)[None, :] >= lengths[:, None]
+    attn_mask = torch.arange(S)[None, :] > torch.arange(L)[:, None]
+    if not causal:
+        attn_mask = torch.ones(L, S, dtype=torch.bool)
+    return key_padding_mask, attn_mask
 '''),
-    (5, "round trip with the matching wrong merge", '''
-def splits_by_columns(split_fn, B, L, E, H):
-    x = np.arange(B * L * E, dtype=np.float64).reshape(B, L, E)
-    heads = np.asarray(split_fn(x, H))
-    if heads.shape != (B, H, L, E // H):
-        return False
-    return np.array_equal(heads.reshape(B, L, E), x)
+    (4, "key padding mask of shape (B, 1, S)", '''
+def to_mha_masks(lengths, L, S, causal):
+    key_padding_mask = (torch.arange(S)[None, :] >= lengths[:, None])[:, None, :]
+    attn_mask = torch.arange(S)[None, :] > torch.arange(L)[:, None] if causal else None
+    return key_padding_mask, attn_mask
 '''),
-    (5, "checks the first token only", '''
-def splits_by_columns(split_fn, B, L, E, H):
-    D = E // H
-    x = np.arange(B * L * E, dtype=np.float64).reshape(B, L, E)
-    heads = np.asarray(split_fn(x, H))
-    if heads.shape != (B, H, L, D):
-        return False
-    return all(np.array_equal(heads[:, h, 0], x[:, 0, h * D:(h + 1) * D]) for h in range(H))
+    (5, "only V fixed (merge still without the transpose)", _fixed(v=_V_RIGHT, merge=_MERGE_BUGGY)),
+    (5, "only the merge fixed (V still reshaped straight to (B, H, S, D))",
+     _fixed(v=_V_BUGGY, merge=_MERGE_RIGHT)),
+    (5, "merge fixed with the wrong axis order (B, L, D, H): interleaved columns",
+     _fixed(v=_V_RIGHT, merge="heads.transpose(0, 2, 3, 1).reshape(B, L, E)")),
+    (5, "V fixed as interleaved columns (B, S, D, H)",
+     _fixed(v="(x_kv @ p[\"W_v\"] + p[\"b_v\"]).reshape(B, S, D, H).transpose(0, 3, 1, 2)",
+            merge=_MERGE_RIGHT)),
+    (5, "made consistent the wrong way: Q and K reshaped straight too",
+     _fixed(v=_V_BUGGY, merge=_MERGE_BUGGY).replace(
+         ".reshape(B, L, H, D).transpose(0, 2, 1, 3)", ".reshape(B, H, L, D)").replace(
+         ".reshape(B, S, H, D).transpose(0, 2, 1, 3)", ".reshape(B, H, S, D)")),
+    (5, "both fixed, and the scale 'fixed' to sqrt(E)",
+     _fixed(v=_V_RIGHT, merge=_MERGE_RIGHT).replace("np.sqrt(D)", "np.sqrt(E)")),
+    (5, "the buggy layer unchanged", _fixed(v=_V_BUGGY, merge=_MERGE_BUGGY)),
+    (5, "calls the chapter's multi_head_attention_np", '''
+from attnlab.multi_head_attention import multi_head_attention_np
+
+
+def mha_fixed(x_q, x_kv, params, H):
+    return multi_head_attention_np(x_q, x_kv, params, H)
 '''),
 ]
 
@@ -267,8 +373,7 @@ def merge_heads(x):
     (2, "one head at a time, concatenated", _SOFTMAX + '''
 def mha_forward(x_q, x_kv, params, H):
     p = params
-    E = x_q.shape[-1]
-    D = E // H
+    D = p["W_q"].shape[1] // H
     heads, weights = [], []
     for h in range(H):
         c = slice(h * D, (h + 1) * D)
@@ -280,10 +385,26 @@ def mha_forward(x_q, x_kv, params, H):
     out = np.concatenate(heads, axis=-1) @ p["W_o"] + p["b_o"]
     return out, np.stack(weights, axis=1)
 '''),
+    (2, "einsum over named axes", _SOFTMAX + '''
+def mha_forward(x_q, x_kv, params, H):
+    p = params
+    q, k, v = (split_heads(x @ p[w] + p[b], H) for x, w, b in
+               ((x_q, "W_q", "b_q"), (x_kv, "W_k", "b_k"), (x_kv, "W_v", "b_v")))
+    weights = softmax(np.einsum("bhld,bhsd->bhls", q, k) / np.sqrt(q.shape[-1]))
+    heads = np.einsum("bhls,bhsd->bhld", weights, v)
+    return merge_heads(heads) @ p["W_o"] + p["b_o"], weights
+'''),
     (3, "counted from the shapes", '''
-def mha_param_count(E, bias=True):
-    shapes = [(E, E)] * 4 + ([(E,)] * 4 if bias else [])
+def mha_param_count(E, H, D, bias=True):
+    shapes = [(E, H * D)] * 3 + [(H * D, E)] + ([(H * D,)] * 3 + [(E,)] if bias else [])
     return int(sum(np.prod(s) for s in shapes))
+
+
+def mha_flops(B, L, S, E, H, D):
+    products = [(B * L, E, H * D), (B * S, E, H * D), (B * S, E, H * D),    # Q, K, V
+                (B * H * L, D, S), (B * H * L, S, D),                       # Q K^T, A V
+                (B * L, H * D, E)]                                          # W_O
+    return sum(2 * m * n * k for m, n, k in products)
 '''),
     (4, "an all-False attn_mask when causal is False", '''
 def to_mha_masks(lengths, L, S, causal):
@@ -301,14 +422,34 @@ def to_mha_masks(lengths, L, S, causal):
     key_padding_mask = ~padding_mask_pt(lengths, S)[:, 0, 0, :]
     return key_padding_mask, (~causal_mask_pt(L, S) if causal else None)
 '''),
-    (5, "random distinct entries and torch input", '''
-def splits_by_columns(split_fn, B, L, E, H):
-    D = E // H
-    x = torch.from_numpy(np.random.default_rng(0).permutation(B * L * E).reshape(B, L, E) * 1.0)
-    heads = np.asarray(split_fn(x, H))
-    if heads.shape != (B, H, L, D):
-        return False
-    x = x.numpy()
-    return bool(all((heads[:, h] == x[:, :, h * D:(h + 1) * D]).all() for h in range(H)))
+    (4, "additive float masks (0 and -inf), a zero attn_mask when causal is False", '''
+def to_mha_masks(lengths, L, S, causal):
+    inf = float("-inf")
+    key_padding_mask = torch.zeros(len(lengths), S).masked_fill(
+        torch.arange(S)[None, :] >= lengths[:, None], inf)
+    attn_mask = torch.zeros(L, S)
+    if causal:
+        attn_mask = attn_mask.masked_fill(torch.ones(L, S, dtype=torch.bool).triu(1), inf)
+    return key_padding_mask, attn_mask
 '''),
+    (4, "additive float masks with a large negative number, attn_mask None when not causal", '''
+def to_mha_masks(lengths, L, S, causal):
+    key_padding_mask = (torch.arange(S)[None, :] >= lengths[:, None]).float() * -1e9
+    attn_mask = (torch.arange(S)[None, :] > torch.arange(L)[:, None]).float() * -1e9
+    return key_padding_mask, (attn_mask if causal else None)
+'''),
+    (5, "the fix through exercise 1's split_heads and merge_heads", '''
+def mha_fixed(x_q, x_kv, params, H):
+    p = params
+    q = split_heads(x_q @ p["W_q"] + p["b_q"], H)
+    k = split_heads(x_kv @ p["W_k"] + p["b_k"], H)
+    v = split_heads(x_kv @ p["W_v"] + p["b_v"], H)
+    scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(q.shape[-1])
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return merge_heads(weights @ v) @ p["W_o"] + p["b_o"], weights
+'''),
+    (5, "swapaxes instead of transpose", _fixed(
+        v="(x_kv @ p[\"W_v\"] + p[\"b_v\"]).reshape(B, S, H, D).swapaxes(1, 2)",
+        merge="heads.swapaxes(1, 2).reshape(B, L, H * D)")),
 ]
