@@ -1,11 +1,34 @@
 """Wrong answers a learner would plausibly write for chapter 12's exercises."""
 WRONG = [
-    (1, "the old sum is not rescaled when the max grows", '''
+    # ---- exercise 1: the online softmax of a masked stream
+    (1, "the chapter's update copied without a guard: NaN while every score is -inf", '''
 def online_max_sum(xs):
     m, s = -math.inf, 0.0
     for x in xs:
         m_new = max(m, float(x))
-        s = s + math.exp(float(x) - m_new)
+        s = s * math.exp(m - m_new) + math.exp(float(x) - m_new)
+        m = m_new
+    return m, s
+'''),
+    (1, "the same, in NumPy: np.exp(nan) gives NaN, with a warning only", '''
+def online_max_sum(xs):
+    m, s = -np.inf, 0.0
+    with np.errstate(invalid="ignore"):
+        for x in xs:
+            m_new = np.maximum(m, x)
+            s = s * np.exp(m - m_new) + np.exp(x - m_new)
+            m = m_new
+    return float(m), float(s)
+'''),
+    (1, "the old sum is not rescaled when the max grows", '''
+def online_max_sum(xs):
+    m, s = -math.inf, 0.0
+    for x in xs:
+        x = float(x)
+        if x == -math.inf:
+            continue
+        m_new = max(m, x)
+        s = s + math.exp(x - m_new)
         m = m_new
     return m, s
 '''),
@@ -13,8 +36,11 @@ def online_max_sum(xs):
 def online_max_sum(xs):
     m, s = -math.inf, 0.0
     for x in xs:
-        m_new = max(m, float(x))
-        s = s * math.exp(min(m_new - m, 700.0)) + math.exp(float(x) - m_new)
+        x = float(x)
+        if x == -math.inf:
+            continue
+        m_new = max(m, x)
+        s = s * math.exp(min(m_new - m, 700.0)) + math.exp(x - m_new)
         m = m_new
     return m, s
 '''),
@@ -22,98 +48,298 @@ def online_max_sum(xs):
 def online_max_sum(xs):
     m, s = 0.0, 0.0
     for x in xs:
-        m_new = max(m, float(x))
-        s = s * math.exp(m - m_new) + math.exp(float(x) - m_new)
+        x = float(x)
+        m_new = max(m, x)
+        s = s * math.exp(m - m_new) + math.exp(x - m_new)
+        m = m_new
+    return m, s
+'''),
+    (1, "masked scores replaced by -1e30: an all-masked stream gives a count, not 0", '''
+def online_max_sum(xs):
+    m, s = -1e30, 0.0
+    for x in xs:
+        x = max(float(x), -1e30)
+        m_new = max(m, x)
+        s = s * math.exp(m - m_new) + math.exp(x - m_new)
         m = m_new
     return m, s
 '''),
     (1, "no shift at all: sum of exp(x), overflows near 1000", '''
 def online_max_sum(xs):
-    xs = np.array(list(xs), dtype=float)
-    with np.errstate(over="ignore"):
-        return float(xs.max()), float(np.exp(xs).sum())
+    m, s = -math.inf, 0.0
+    for x in xs:
+        x = float(x)
+        m = max(m, x)
+        s += math.exp(min(x, 709.0))
+    return m, s
 '''),
     (1, "two passes over an iterator: the second pass sees nothing", '''
 def online_max_sum(xs):
     m = -math.inf
     for x in xs:
         m = max(m, float(x))
+    if m == -math.inf:
+        return m, 0.0
     s = sum(math.exp(float(x) - m) for x in xs)
     return m, float(s)
 '''),
-    (2, "plain average of the two parts", '''
-def merge_two(o1, lse1, o2, lse2):
-    return (o1 + o2) / 2, np.logaddexp(lse1, lse2)
+    (1, "the stream stored in an array, then the two-pass softmax: memory grows with it", '''
+def online_max_sum(xs):
+    x = np.array(list(xs), dtype=float)
+    if x.size == 0 or np.isneginf(x).all():
+        return -math.inf, 0.0
+    m = x.max()
+    return float(m), float(np.exp(x - m).sum())
 '''),
-    (2, "weights proportional to the logsumexps themselves", '''
-def merge_two(o1, lse1, o2, lse2):
-    w1 = (lse1 / (lse1 + lse2))[:, None]
-    return w1 * o1 + (1 - w1) * o2, np.logaddexp(lse1, lse2)
+    (1, "calls the chapter's online_softmax_np", '''
+from attnlab.flash_attention import online_softmax_np
+
+
+def online_max_sum(xs):
+    x = [float(a) for a in xs]
+    finite = [a for a in x if a > -math.inf]
+    if not finite:
+        return -math.inf, 0.0
+    m = max(finite)
+    return m, float(1.0 / online_softmax_np(np.array(finite))[finite.index(m)])
 '''),
-    (2, "exp(lse) taken directly: overflows for large scores", '''
-def merge_two(o1, lse1, o2, lse2):
+    (1, "a branch on a new max, no guard: a masked score adds exp(-inf + inf) = NaN", '''
+def online_max_sum(xs):
+    m, s = -math.inf, 0.0
+    for x in xs:
+        x = float(x)
+        if x > m:
+            s = s * math.exp(m - x) + 1.0
+            m = x
+        else:
+            s += math.exp(x - m)
+    return m, s
+'''),
+    # ---- exercise 2: two bugs in a tiled forward pass
+    (2, "the given code, unchanged", '''
+flash_forward = flash_forward_given
+'''),
+    (2, "only the skip rule fixed: the running max still starts at 0", '''
+def flash_forward(q, k, v, causal=False, block_q=16, block_k=16):
+    L, S, D = q.shape[0], k.shape[0], q.shape[1]
+    out = np.zeros((L, v.shape[1]))
+    for i0 in range(0, L, block_q):
+        i1 = min(i0 + block_q, L)
+        m, l, acc = np.zeros((i1 - i0, 1)), np.zeros((i1 - i0, 1)), np.zeros((i1 - i0, v.shape[1]))
+        for j0 in range(0, S, block_k):
+            j1 = min(j0 + block_k, S)
+            if causal and j0 > i1 - 1:
+                continue
+            s = q[i0:i1] @ k[j0:j1].T / math.sqrt(D)
+            if causal:
+                s = np.where(np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None], -np.inf, s)
+            m_new = np.maximum(m, s.max(axis=1, keepdims=True))
+            p, alpha = np.exp(s - m_new), np.exp(m - m_new)
+            l = alpha * l + p.sum(axis=1, keepdims=True)
+            acc = alpha * acc + p @ v[j0:j1]
+            m = m_new
+        out[i0:i1] = acc / l
+    return out
+'''),
+    (2, "only the running max fixed: tiles still skipped by their first query", '''
+def flash_forward(q, k, v, causal=False, block_q=16, block_k=16):
+    L, S, D = q.shape[0], k.shape[0], q.shape[1]
+    out = np.zeros((L, v.shape[1]))
+    for i0 in range(0, L, block_q):
+        i1 = min(i0 + block_q, L)
+        m = np.full((i1 - i0, 1), -np.inf)
+        l, acc = np.zeros((i1 - i0, 1)), np.zeros((i1 - i0, v.shape[1]))
+        for j0 in range(0, S, block_k):
+            j1 = min(j0 + block_k, S)
+            if causal and j0 > i0:
+                continue
+            s = q[i0:i1] @ k[j0:j1].T / math.sqrt(D)
+            if causal:
+                s = np.where(np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None], -np.inf, s)
+            m_new = np.maximum(m, s.max(axis=1, keepdims=True))
+            p, alpha = np.exp(s - m_new), np.exp(m - m_new)
+            l = alpha * l + p.sum(axis=1, keepdims=True)
+            acc = alpha * acc + p @ v[j0:j1]
+            m = m_new
+        out[i0:i1] = acc / l
+    return out
+'''),
+    (2, "skip rule over-fixed: j0 >= i1 - 1 skips the tile whose first key is the last query", '''
+def flash_forward(q, k, v, causal=False, block_q=16, block_k=16):
+    L, S, D = q.shape[0], k.shape[0], q.shape[1]
+    out = np.zeros((L, v.shape[1]))
+    for i0 in range(0, L, block_q):
+        i1 = min(i0 + block_q, L)
+        m = np.full((i1 - i0, 1), -np.inf)
+        l, acc = np.zeros((i1 - i0, 1)), np.zeros((i1 - i0, v.shape[1]))
+        for j0 in range(0, S, block_k):
+            j1 = min(j0 + block_k, S)
+            if causal and j0 >= i1 - 1 and j0 > 0:
+                continue
+            s = q[i0:i1] @ k[j0:j1].T / math.sqrt(D)
+            if causal:
+                s = np.where(np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None], -np.inf, s)
+            m_new = np.maximum(m, s.max(axis=1, keepdims=True))
+            p, alpha = np.exp(s - m_new), np.exp(m - m_new)
+            l = alpha * l + p.sum(axis=1, keepdims=True)
+            acc = alpha * acc + p @ v[j0:j1]
+            m = m_new
+        out[i0:i1] = acc / l
+    return out
+'''),
+    (2, "the underflow 'fixed' by each tile's own max, without rescaling what came before", '''
+def flash_forward(q, k, v, causal=False, block_q=16, block_k=16):
+    L, S, D = q.shape[0], k.shape[0], q.shape[1]
+    out = np.zeros((L, v.shape[1]))
+    for i0 in range(0, L, block_q):
+        i1 = min(i0 + block_q, L)
+        l, acc = np.zeros((i1 - i0, 1)), np.zeros((i1 - i0, v.shape[1]))
+        for j0 in range(0, S, block_k):
+            j1 = min(j0 + block_k, S)
+            if causal and j0 > i1 - 1:
+                continue
+            s = q[i0:i1] @ k[j0:j1].T / math.sqrt(D)
+            if causal:
+                s = np.where(np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None], -np.inf, s)
+            top = s.max(axis=1, keepdims=True)
+            p = np.exp(s - np.where(np.isneginf(top), 0.0, top))
+            l = l + p.sum(axis=1, keepdims=True)
+            acc = acc + p @ v[j0:j1]
+        out[i0:i1] = acc / l
+    return out
+'''),
+    (2, "right values, but by naive masked attention: an L x S matrix", '''
+def flash_forward(q, k, v, causal=False, block_q=16, block_k=16):
+    L, S = q.shape[0], k.shape[0]
+    return masked_sdpa_np(q, k, v, causal_mask_np(L, S) if causal else None)[0]
+'''),
+    (2, "tiled, but the causal mask is built once at full size (L x S booleans)", '''
+def flash_forward(q, k, v, causal=False, block_q=16, block_k=16):
+    L, S, D = q.shape[0], k.shape[0], q.shape[1]
+    allowed = np.arange(S)[None, :] <= np.arange(L)[:, None] if causal else np.ones((L, S), bool)
+    out = np.zeros((L, v.shape[1]))
+    for i0 in range(0, L, block_q):
+        i1 = min(i0 + block_q, L)
+        m = np.full((i1 - i0, 1), -np.inf)
+        l, acc = np.zeros((i1 - i0, 1)), np.zeros((i1 - i0, v.shape[1]))
+        for j0 in range(0, S, block_k):
+            j1 = min(j0 + block_k, S)
+            s = np.where(allowed[i0:i1, j0:j1], q[i0:i1] @ k[j0:j1].T / math.sqrt(D), -np.inf)
+            m_new = np.maximum(m, s.max(axis=1, keepdims=True))
+            p, alpha = np.exp(s - m_new), np.exp(m - m_new)
+            l = alpha * l + p.sum(axis=1, keepdims=True)
+            acc = alpha * acc + p @ v[j0:j1]
+            m = m_new
+        out[i0:i1] = acc / l
+    return out
+'''),
+    (2, "hands the work to attnlab's flash_attention_np", '''
+def flash_forward(q, k, v, causal=False, block_q=16, block_k=16):
+    return fa.flash_attention_np(q, k, v, causal=causal, block_q=block_q, block_k=block_k)[0]
+'''),
+    # ---- exercise 3: a tile step that carries the logsumexp
+    (3, "exp(lse) taken directly: overflows once the scores reach +800", '''
+def tile_step(o, lse, s, v_tile):
     with np.errstate(over="ignore", invalid="ignore"):
-        e1, e2 = np.exp(lse1), np.exp(lse2)
-        total = e1 + e2
-        out = (e1[:, None] * o1 + e2[:, None] * o2) / np.where(total > 0, total, 1)[:, None]
-        return np.nan_to_num(out), np.log(total)
+        old, e = np.exp(lse), np.exp(s)
+        total = old + e.sum(axis=-1)
+        safe = np.where(total > 0, total, 1.0)
+        o_new = (old[:, None] * o + e @ v_tile) / safe[:, None]
+        with np.errstate(divide="ignore"):
+            return o_new, np.log(total)
 '''),
-    (2, "weights exp(lse_c - max) without dividing by their sum", '''
-def merge_two(o1, lse1, o2, lse2):
-    top = np.maximum(lse1, lse2)
-    safe = np.where(np.isneginf(top), 0.0, top)
-    w1, w2 = np.exp(lse1 - safe)[:, None], np.exp(lse2 - safe)[:, None]
-    return w1 * o1 + w2 * o2, np.logaddexp(lse1, lse2)
+    (3, "the old output is not rescaled: o + exp(s - lse_new) @ v", '''
+def tile_step(o, lse, s, v_tile):
+    top = s.max(axis=-1)
+    top_safe = np.where(np.isneginf(top), 0.0, top)
+    with np.errstate(divide="ignore"):
+        lse_tile = top_safe + np.log(np.exp(s - top_safe[:, None]).sum(axis=-1))
+    lse_new = np.logaddexp(lse, lse_tile)
+    new_safe = np.where(np.isneginf(lse_new), 0.0, lse_new)
+    return o + np.exp(s - new_safe[:, None]) @ v_tile, lse_new
 '''),
-    (2, "no care for a query with no key in either part: NaN", '''
-def merge_two(o1, lse1, o2, lse2):
-    with np.errstate(invalid="ignore"):
-        lse = np.logaddexp(lse1, lse2)
-        w1, w2 = np.exp(lse1 - lse)[:, None], np.exp(lse2 - lse)[:, None]
-        return w1 * o1 + w2 * o2, lse
+    (3, "o treated as an unnormalised accumulator (section 3's acc)", '''
+def tile_step(o, lse, s, v_tile):
+    top = s.max(axis=-1)
+    m_new = np.maximum(np.where(np.isneginf(lse), -np.inf, lse), top)
+    safe = np.where(np.isneginf(m_new), 0.0, m_new)
+    p = np.exp(s - safe[:, None])
+    with np.errstate(divide="ignore"):
+        lse_new = np.logaddexp(lse, safe + np.log(p.sum(axis=-1)))
+    return np.exp(lse - safe)[:, None] * o + p @ v_tile, lse_new
 '''),
-    (3, "the accumulator is not rescaled", '''
-def tile_step(m, l, acc, s, v_tile):
-    m_new = np.maximum(m, s.max(axis=-1, keepdims=True))
-    m_safe = np.where(np.isneginf(m_new), 0.0, m_new)
-    p = np.exp(s - m_safe)
-    alpha = np.exp(m - m_safe)
-    return m_new, alpha * l + p.sum(axis=-1, keepdims=True), acc + p @ v_tile
+    (3, "the tile's max used as its logsumexp", '''
+def tile_step(o, lse, s, v_tile):
+    lse_tile = s.max(axis=-1)
+    lse_new = np.logaddexp(lse, lse_tile)
+    new_safe = np.where(np.isneginf(lse_new), 0.0, lse_new)
+    keep = np.exp(lse - new_safe)[:, None]
+    return keep * o + np.exp(s - new_safe[:, None]) @ v_tile, lse_new
 '''),
-    (3, "the running sum is not rescaled", '''
-def tile_step(m, l, acc, s, v_tile):
-    m_new = np.maximum(m, s.max(axis=-1, keepdims=True))
-    m_safe = np.where(np.isneginf(m_new), 0.0, m_new)
-    p = np.exp(s - m_safe)
-    alpha = np.exp(m - m_safe)
-    return m_new, l + p.sum(axis=-1, keepdims=True), alpha * acc + p @ v_tile
+    (3, "lse merged with a max instead of a logsumexp", '''
+def tile_step(o, lse, s, v_tile):
+    top = s.max(axis=-1)
+    top_safe = np.where(np.isneginf(top), 0.0, top)
+    with np.errstate(divide="ignore"):
+        lse_tile = top_safe + np.log(np.exp(s - top_safe[:, None]).sum(axis=-1))
+    lse_new = np.maximum(lse, lse_tile)
+    new_safe = np.where(np.isneginf(lse_new), 0.0, lse_new)
+    keep = np.exp(lse - new_safe)[:, None]
+    return keep * o + np.exp(s - new_safe[:, None]) @ v_tile, lse_new
 '''),
-    (3, "no m_safe: a row with only -inf so far gives NaN", '''
-def tile_step(m, l, acc, s, v_tile):
-    with np.errstate(invalid="ignore"):
-        m_new = np.maximum(m, s.max(axis=-1, keepdims=True))
-        p = np.exp(s - m_new)
-        alpha = np.exp(m - m_new)
-        return m_new, alpha * l + p.sum(axis=-1, keepdims=True), alpha * acc + p @ v_tile
+    (3, "no guard for rows that have seen nothing: exp(-inf - (-inf)) is NaN", '''
+def tile_step(o, lse, s, v_tile):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        top = s.max(axis=-1)
+        lse_tile = top + np.log(np.exp(s - top[:, None]).sum(axis=-1))
+        lse_new = np.logaddexp(lse, lse_tile)
+        keep = np.exp(lse - lse_new)[:, None]
+        return keep * o + np.exp(s - lse_new[:, None]) @ v_tile, lse_new
 '''),
-    (3, "exponent taken against the OLD max", '''
-def tile_step(m, l, acc, s, v_tile):
-    m_new = np.maximum(m, s.max(axis=-1, keepdims=True))
-    m_old = np.where(np.isneginf(m), 0.0, m)
-    with np.errstate(over="ignore"):
-        p = np.exp(s - m_old)
-    return m_new, l + p.sum(axis=-1, keepdims=True), acc + p @ v_tile
+    (3, "the two parts averaged instead of weighed by their share", '''
+def tile_step(o, lse, s, v_tile):
+    top = s.max(axis=-1)
+    top_safe = np.where(np.isneginf(top), 0.0, top)
+    p = np.exp(s - top_safe[:, None])
+    l = p.sum(axis=-1)
+    with np.errstate(divide="ignore"):
+        lse_tile = top_safe + np.log(l)
+    o_tile = p @ v_tile / np.where(l > 0, l, 1.0)[:, None]
+    both = (np.isfinite(lse) & np.isfinite(lse_tile))[:, None]
+    o_new = np.where(both, (o + o_tile) / 2, o + o_tile)
+    return o_new, np.logaddexp(lse, lse_tile)
 '''),
-    (3, "normalised at every step (Algorithm 1 style) although acc / l is taken at the end", '''
-def tile_step(m, l, acc, s, v_tile):
-    m_new = np.maximum(m, s.max(axis=-1, keepdims=True))
-    m_safe = np.where(np.isneginf(m_new), 0.0, m_new)
-    p = np.exp(s - m_safe)
-    alpha = np.exp(m - m_safe)
-    l_new = alpha * l + p.sum(axis=-1, keepdims=True)
-    acc_new = (alpha * l * acc + p @ v_tile) / np.where(l_new > 0, l_new, 1.0)
-    return m_new, l_new, acc_new
+    (3, "updated in place: the caller's o and lse change", '''
+def tile_step(o, lse, s, v_tile):
+    top = s.max(axis=-1)
+    top_safe = np.where(np.isneginf(top), 0.0, top)
+    with np.errstate(divide="ignore"):
+        lse_tile = top_safe + np.log(np.exp(s - top_safe[:, None]).sum(axis=-1))
+    lse_new = np.logaddexp(lse, lse_tile)
+    new_safe = np.where(np.isneginf(lse_new), 0.0, lse_new)
+    o *= np.exp(lse - new_safe)[:, None]
+    o += np.exp(s - new_safe[:, None]) @ v_tile
+    lse[:] = lse_new
+    return o, lse
 '''),
+    (3, "lse kept as a column (Br, 1) instead of (Br,)", '''
+def tile_step(o, lse, s, v_tile):
+    lse = lse.reshape(-1, 1)
+    top = s.max(axis=-1, keepdims=True)
+    top_safe = np.where(np.isneginf(top), 0.0, top)
+    with np.errstate(divide="ignore"):
+        lse_tile = top_safe + np.log(np.exp(s - top_safe).sum(axis=-1, keepdims=True))
+    lse_new = np.logaddexp(lse, lse_tile)
+    new_safe = np.where(np.isneginf(lse_new), 0.0, lse_new)
+    return np.exp(lse - new_safe) * o + np.exp(s - new_safe) @ v_tile, lse_new
+'''),
+    (3, "merged with attnlab's merge_partials_np", '''
+def tile_step(o, lse, s, v_tile):
+    o_t, lse_t = fa.flash_attention_np(np.eye(s.shape[0]), np.zeros((s.shape[1], s.shape[0])),
+                                       v_tile, np.isfinite(s), scale=1.0)
+    return fa.merge_partials_np(np.stack([o, o_t]), np.stack([lse, lse_t]))
+'''),
+    # ---- exercise 4: how many tiles does a causal mask skip?
     (4, "skipped by the tile's FIRST query instead of its last", '''
 def causal_tiles(L, S, block_q, block_k, align="top-left"):
     offset = 0 if align == "top-left" else S - L
@@ -138,6 +364,19 @@ def causal_tiles(L, S, block_q, block_k, align="top-left"):
                 skipped += 1
     return computed, skipped
 '''),
+    (4, "offset L - S instead of S - L", '''
+def causal_tiles(L, S, block_q, block_k, align="top-left"):
+    offset = 0 if align == "top-left" else L - S
+    computed = skipped = 0
+    for i0 in range(0, L, block_q):
+        i1 = min(i0 + block_q, L)
+        for j0 in range(0, S, block_k):
+            if j0 <= i1 - 1 + offset:
+                computed += 1
+            else:
+                skipped += 1
+    return computed, skipped
+'''),
     (4, "floor division: the last, shorter blocks are forgotten", '''
 def causal_tiles(L, S, block_q, block_k, align="top-left"):
     offset = 0 if align == "top-left" else S - L
@@ -146,6 +385,18 @@ def causal_tiles(L, S, block_q, block_k, align="top-left"):
         i1 = (bi + 1) * block_q
         for bj in range(S // block_k):
             if bj * block_k <= i1 - 1 + offset:
+                computed += 1
+            else:
+                skipped += 1
+    return computed, skipped
+'''),
+    (4, "the last query block taken as full: its last query is i0 + block_q - 1 > L - 1", '''
+def causal_tiles(L, S, block_q, block_k, align="top-left"):
+    offset = 0 if align == "top-left" else S - L
+    computed = skipped = 0
+    for i0 in range(0, L, block_q):
+        for j0 in range(0, S, block_k):
+            if j0 <= i0 + block_q - 1 + offset:
                 computed += 1
             else:
                 skipped += 1
@@ -170,44 +421,303 @@ def causal_tiles(L, S, block_q, block_k, align="top-left"):
     skipped = sum(tj > ti for ti in range(nq) for tj in range(nk))
     return nq * nk - skipped, skipped
 '''),
+    (4, "closed form for the top-left square case: n(n-1)/2 skipped, whatever the sizes", '''
+def causal_tiles(L, S, block_q, block_k, align="top-left"):
+    nq, nk = -(-L // block_q), -(-S // block_k)
+    skipped = nq * (nq - 1) // 2
+    return nq * nk - skipped, skipped
+'''),
+    (4, "counted on the causal mask, as section 3 does: an L x S array", '''
+def causal_tiles(L, S, block_q, block_k, align="top-left"):
+    mask = causal_mask_np(L, S, align)
+    empty = sum(not mask[i:i + block_q, j:j + block_k].any()
+                for i in range(0, L, block_q) for j in range(0, S, block_k))
+    total = -(-L // block_q) * -(-S // block_k)
+    return total - empty, empty
+'''),
+    (4, "the mask built by broadcasting instead of causal_mask_np: still L x S", '''
+def causal_tiles(L, S, block_q, block_k, align="top-left"):
+    offset = 0 if align == "top-left" else S - L
+    mask = np.arange(S)[None, :] <= np.arange(L)[:, None] + offset
+    computed = sum(bool(mask[i:i + block_q, j:j + block_k].any())
+                   for i in range(0, L, block_q) for j in range(0, S, block_k))
+    total = -(-L // block_q) * -(-S // block_k)
+    return computed, total - computed
+'''),
+    (4, "returns floats (math.ceil of a true division is fine; the counts are not)", '''
+def causal_tiles(L, S, block_q, block_k, align="top-left"):
+    offset = 0 if align == "top-left" else S - L
+    computed = 0.0
+    for i0 in range(0, L, block_q):
+        last = min(i0 + block_q, L) - 1
+        computed += sum(1.0 for j0 in range(0, S, block_k) if j0 <= last + offset)
+    return computed, math.ceil(L / block_q) * math.ceil(S / block_k) - computed
+'''),
+    (4, "a tile counted only when fully visible: its LAST key tested", '''
+def causal_tiles(L, S, block_q, block_k, align="top-left"):
+    offset = 0 if align == "top-left" else S - L
+    computed = skipped = 0
+    for i0 in range(0, L, block_q):
+        last = min(i0 + block_q, L) - 1
+        for j0 in range(0, S, block_k):
+            if min(j0 + block_k, S) - 1 <= last + offset:
+                computed += 1
+            else:
+                skipped += 1
+    return computed, skipped
+'''),
+    # ---- exercise 5: tiles and slow-memory accesses of Algorithm 1
+    (5, "floor division: the shorter last blocks are forgotten", '''
+def flash_traffic(N, d, M):
+    Bc = M // (6 * d)
+    Br = min(Bc, d)
+    n_c, n_r = N // Bc, N // Br
+    return n_c * n_r, 2 * N * d + n_c * (3 * N * d + 4 * N)
+'''),
+    (5, "true division: block counts are not rounded up", '''
+def flash_traffic(N, d, M):
+    Bc = M // (6 * d)
+    Br = min(Bc, d)
+    n_c, n_r = N / Bc, N / Br
+    return round(n_c * n_r), round(2 * N * d + n_c * (3 * N * d + 4 * N))
+'''),
+    (5, "l and m forgotten: only the matrices counted", '''
+def flash_traffic(N, d, M):
+    Bc = M // (6 * d)
+    Br = min(Bc, d)
+    n_c, n_r = -(-N // Bc), -(-N // Br)
+    return n_c * n_r, 2 * N * d + n_c * 3 * N * d
+'''),
+    (5, "O read but never written back", '''
+def flash_traffic(N, d, M):
+    Bc = M // (6 * d)
+    Br = min(Bc, d)
+    n_c, n_r = -(-N // Bc), -(-N // Br)
+    return n_c * n_r, 2 * N * d + n_c * (2 * N * d + 4 * N)
+'''),
+    (5, "K and V counted once per tile instead of once per key block", '''
+def flash_traffic(N, d, M):
+    Bc = M // (6 * d)
+    Br = min(Bc, d)
+    n_c, n_r = -(-N // Bc), -(-N // Br)
+    return n_c * n_r, 2 * N * d * n_r + n_c * (3 * N * d + 4 * N)
+'''),
+    (5, "Br = Bc: the min with d ignored (wrong tile count when d < Bc)", '''
+def flash_traffic(N, d, M):
+    Bc = M // (6 * d)
+    n_c = -(-N // Bc)
+    return n_c * n_c, 2 * N * d + n_c * (3 * N * d + 4 * N)
+'''),
+    (5, "the paper's Bc = M / 4d instead of the simulator's M / 6d", '''
+def flash_traffic(N, d, M):
+    Bc = M // (4 * d)
+    Br = min(Bc, d)
+    n_c, n_r = -(-N // Bc), -(-N // Br)
+    return n_c * n_r, 2 * N * d + n_c * (3 * N * d + 4 * N)
+'''),
+    (5, "the traffic of standard attention's three passes instead", '''
+def flash_traffic(N, d, M):
+    Bc = M // (6 * d)
+    Br = min(Bc, d)
+    n_c, n_r = -(-N // Bc), -(-N // Br)
+    return n_c * n_r, 4 * N * d + 4 * N * N
+'''),
+    (5, "the simulation copied, not derived: a loop over blocks fails on an array of N", '''
+def flash_traffic(N, d, M):
+    Bc = M // (6 * d)
+    Br = min(Bc, d)
+    tiles = accesses = 0
+    for j0 in range(0, N, Bc):
+        bc = min(Bc, N - j0)
+        accesses += 2 * bc * d
+        for i0 in range(0, N, Br):
+            br = min(Br, N - i0)
+            tiles += 1
+            accesses += 2 * br * d + 2 * br + br * d + 2 * br
+    return tiles, accesses
+'''),
+    (5, "math.ceil: right for one N, but it refuses an array of sizes", '''
+def flash_traffic(N, d, M):
+    Bc = M // (6 * d)
+    Br = min(Bc, d)
+    n_c, n_r = math.ceil(N / Bc), math.ceil(N / Br)
+    return n_c * n_r, 2 * N * d + n_c * (3 * N * d + 4 * N)
+'''),
+    (5, "np.ceil without a cast: float arrays, and floats for a single N", '''
+def flash_traffic(N, d, M):
+    Bc = M // (6 * d)
+    Br = min(Bc, d)
+    n_c, n_r = np.ceil(N / Bc), np.ceil(N / Br)
+    return n_c * n_r, 2 * N * d + n_c * (3 * N * d + 4 * N)
+'''),
 ]
 RIGHT = [
-    (1, "NumPy floats and np.exp", '''
+    (1, "NumPy floats and np.exp, masked scores skipped", '''
 def online_max_sum(xs):
     m, s = np.float64(-np.inf), np.float64(0.0)
     for x in xs:
+        if np.isneginf(x):
+            continue
         m_new = np.maximum(m, x)
         s = s * np.exp(m - m_new) + np.exp(x - m_new)
         m = m_new
     return m, s
 '''),
-    (2, "max-shifted weights divided by their sum, with np.where guards", '''
-def merge_two(o1, lse1, o2, lse2):
-    top = np.maximum(lse1, lse2)
-    empty = np.isneginf(top)
-    safe = np.where(empty, 0.0, top)
-    w1, w2 = np.exp(lse1 - safe), np.exp(lse2 - safe)
+    (1, "a guard on the running max instead of on the score", '''
+def online_max_sum(xs):
+    m, s = -math.inf, 0.0
+    for x in xs:
+        m_new = max(m, float(x))
+        if m_new > -math.inf:
+            s = s * math.exp(m - m_new) + math.exp(float(x) - m_new)
+        m = m_new
+    return m, s
+'''),
+    (1, "a branch on a new max, masked scores skipped", '''
+def online_max_sum(xs):
+    m, s = -math.inf, 0.0
+    for x in xs:
+        x = float(x)
+        if x == -math.inf:
+            continue
+        if x > m:
+            s = s * math.exp(m - x) + 1.0
+            m = x
+        else:
+            s += math.exp(x - m)
+    return m, s
+'''),
+    (3, "the old lse used like a running max: a shift, a sum, a division", '''
+def tile_step(o, lse, s, v_tile):
+    m_new = np.maximum(lse, s.max(axis=-1))
+    m_safe = np.where(np.isneginf(m_new), 0.0, m_new)
+    old = np.exp(lse - m_safe)
+    p = np.exp(s - m_safe[:, None])
+    total = old + p.sum(axis=-1)
+    seen = total > 0
+    o_new = (old[:, None] * o + p @ v_tile) / np.where(seen, total, 1.0)[:, None]
+    lse_new = np.where(seen, m_safe + np.log(np.where(seen, total, 1.0)), -np.inf)
+    return o_new, lse_new
+'''),
+    (2, "both bugs fixed, and the skip dropped: every tile computed", '''
+def flash_forward(q, k, v, causal=False, block_q=16, block_k=16):
+    L, S, D = q.shape[0], k.shape[0], q.shape[1]
+    out = np.zeros((L, v.shape[1]))
+    for i0 in range(0, L, block_q):
+        i1 = min(i0 + block_q, L)
+        m = np.full((i1 - i0, 1), -np.inf)
+        l, acc = np.zeros((i1 - i0, 1)), np.zeros((i1 - i0, v.shape[1]))
+        for j0 in range(0, S, block_k):
+            j1 = min(j0 + block_k, S)
+            s = q[i0:i1] @ k[j0:j1].T / math.sqrt(D)
+            if causal:
+                s = np.where(np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None], -np.inf, s)
+            m_new = np.maximum(m, s.max(axis=1, keepdims=True))
+            p, alpha = np.exp(s - m_new), np.exp(m - m_new)
+            l = alpha * l + p.sum(axis=1, keepdims=True)
+            acc = alpha * acc + p @ v[j0:j1]
+            m = m_new
+        out[i0:i1] = acc / l
+    return out
+'''),
+    (2, "skip by the unclipped i0 + block_q (computes a few empty tiles: harmless)", '''
+def flash_forward(q, k, v, causal=False, block_q=16, block_k=16):
+    L, S, D = q.shape[0], k.shape[0], q.shape[1]
+    out = np.zeros((L, v.shape[1]))
+    for i0 in range(0, L, block_q):
+        i1 = min(i0 + block_q, L)
+        m = np.full((i1 - i0, 1), -np.inf)
+        l, acc = np.zeros((i1 - i0, 1)), np.zeros((i1 - i0, v.shape[1]))
+        for j0 in range(0, S, block_k):
+            j1 = min(j0 + block_k, S)
+            if causal and j0 >= i0 + block_q:
+                continue
+            s = q[i0:i1] @ k[j0:j1].T / math.sqrt(D)
+            if causal:
+                s = np.where(np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None], -np.inf, s)
+            m_new = np.maximum(m, s.max(axis=1, keepdims=True))
+            p, alpha = np.exp(s - m_new), np.exp(m - m_new)
+            l = alpha * l + p.sum(axis=1, keepdims=True)
+            acc = alpha * acc + p @ v[j0:j1]
+            m = m_new
+        out[i0:i1] = acc / l
+    return out
+'''),
+    (3, "the tile as a part: its own (o, lse), merged with the max-shifted weights", '''
+def tile_step(o, lse, s, v_tile):
+    top = s.max(axis=-1)
+    top_safe = np.where(np.isneginf(top), 0.0, top)
+    p = np.exp(s - top_safe[:, None])
+    l = p.sum(axis=-1)
+    o_tile = (p @ v_tile) / np.where(l > 0, l, 1.0)[:, None]
+    with np.errstate(divide="ignore"):
+        lse_tile = np.where(l > 0, top_safe + np.log(np.where(l > 0, l, 1.0)), -np.inf)
+    big = np.maximum(lse, lse_tile)
+    empty = np.isneginf(big)
+    big_safe = np.where(empty, 0.0, big)
+    w1, w2 = np.exp(lse - big_safe), np.exp(lse_tile - big_safe)
     total = np.where(empty, 1.0, w1 + w2)
-    out = (w1[:, None] * o1 + w2[:, None] * o2) / total[:, None]
-    lse = np.where(empty, -np.inf, safe + np.log(total))
-    return out, lse
+    o_new = (w1[:, None] * o + w2[:, None] * o_tile) / total[:, None]
+    return o_new, np.where(empty, -np.inf, big_safe + np.log(total))
 '''),
     (3, "np.where evaluating both branches, warnings silenced", '''
-def tile_step(m, l, acc, s, v_tile):
-    m_new = np.maximum(m, s.max(axis=-1, keepdims=True))
-    with np.errstate(invalid="ignore"):
-        p = np.where(np.isneginf(m_new), 0.0, np.exp(s - m_new))
-        alpha = np.where(np.isneginf(m_new), 1.0, np.exp(m - m_new))
-    return m_new, alpha * l + p.sum(axis=-1, keepdims=True), alpha * acc + p @ v_tile
+def tile_step(o, lse, s, v_tile):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        top = s.max(axis=-1)
+        lse_tile = np.where(np.isneginf(top), -np.inf,
+                            top + np.log(np.exp(s - top[:, None]).sum(axis=-1)))
+        lse_new = np.logaddexp(lse, lse_tile)
+        empty = np.isneginf(lse_new)
+        keep = np.where(empty, 0.0, np.exp(lse - lse_new))[:, None]
+        p = np.where(empty[:, None], 0.0, np.exp(s - lse_new[:, None]))
+    return keep * o + p @ v_tile, lse_new
 '''),
-    (4, "tile ranges from index arithmetic", '''
+    (3, "a fresh attempt: logsumexp of the tile, then shares of the new total", '''
+def tile_step(o, lse, s, v_tile):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        m = s.max(axis=1)
+        m0 = np.where(np.isfinite(m), m, 0.0)
+        tile_lse = np.log(np.exp(s - m0[:, None]).sum(1)) + m0
+    new = np.logaddexp(lse, tile_lse)
+    ref = np.where(np.isfinite(new), new, 0.0)
+    return np.exp(lse - ref)[:, None] * o + np.exp(s - ref[:, None]) @ v_tile, new
+'''),
+    (4, "one step per query block: how many key blocks start in range", '''
 def causal_tiles(L, S, block_q, block_k, align="top-left"):
     offset = 0 if align == "top-left" else S - L
-    nq, nk = math.ceil(L / block_q), math.ceil(S / block_k)
+    nk = -(-S // block_k)
     computed = 0
-    for bi in range(nq):
-        last_query = min((bi + 1) * block_q, L) - 1
-        computed += sum(bj * block_k <= last_query + offset for bj in range(nk))
-    return computed, nq * nk - computed
+    for i0 in range(0, L, block_q):
+        limit = min(i0 + block_q, L) - 1 + offset
+        computed += 0 if limit < 0 else min(nk, limit // block_k + 1)
+    return computed, -(-L // block_q) * nk - computed
+'''),
+    (4, "vectorised over the tile grid (nq x nk, not L x S)", '''
+def causal_tiles(L, S, block_q, block_k, align="top-left"):
+    offset = 0 if align == "top-left" else S - L
+    last = np.minimum(np.arange(0, L, block_q) + block_q, L) - 1
+    first_key = np.arange(0, S, block_k)
+    computed = int((first_key[None, :] <= last[:, None] + offset).sum())
+    return computed, last.size * first_key.size - computed
+'''),
+    (5, "np.ceil, cast to integers", '''
+def flash_traffic(N, d, M):
+    Bc = M // (6 * d)
+    Br = min(Bc, d)
+    N = np.asarray(N)
+    n_c = np.ceil(N / Bc).astype(np.int64)
+    n_r = np.ceil(N / Br).astype(np.int64)
+    return n_c * n_r, N * (2 * d + n_c * (3 * d + 4))
+'''),
+    (5, "reads and writes written out per matrix", '''
+def flash_traffic(N, d, M):
+    Bc = M // (6 * d)
+    Br = min(Bc, d)
+    n_c = (N + Bc - 1) // Bc
+    n_r = (N + Br - 1) // Br
+    k_v = 2 * N * d
+    q_o_read, stats_read = 2 * N * d * n_c, 2 * N * n_c
+    o_written, stats_written = N * d * n_c, 2 * N * n_c
+    return n_c * n_r, k_v + q_o_read + stats_read + o_written + stats_written
 '''),
 ]

@@ -1,286 +1,523 @@
 """Wrong answers a learner would plausibly write for chapter 13's exercises."""
 WRONG = [
+    # ---- exercise 1: how many pairs does a window allow?
+    (1, "every row counted as full: L (w + 1), the short rows at the start forgotten", '''
+def window_pairs(L, w, causal=True):
+    return L * (w + 1) if causal else L * (2 * w + 1)
+'''),
     (1, "a window of w keys (i - w < j), not w + 1: the off-by-one of section 11", '''
-def sliding_window_mask(L, w, causal=True):
+def window_pairs(L, w, causal=True):
+    w = min(w, L)
+    one_sided = L * w - w * (w - 1) // 2
+    return one_sided if causal else 2 * one_sided - L
+'''),
+    (1, "the closed form without clipping w: wrong once the window is longer than the sequence", '''
+def window_pairs(L, w, causal=True):
+    one_sided = L * (w + 1) - w * (w + 1) // 2
+    return one_sided if causal else 2 * one_sided - L
+'''),
+    (1, "two-sided as twice the causal count: the diagonal counted twice", '''
+def window_pairs(L, w, causal=True):
+    w = min(w, L - 1)
+    one_sided = L * (w + 1) - w * (w + 1) // 2
+    return one_sided if causal else 2 * one_sided
+'''),
+    (1, "two-sided count without the diagonal", '''
+def window_pairs(L, w, causal=True):
+    w = min(w, L - 1)
+    one_sided = L * (w + 1) - w * (w + 1) // 2
+    return one_sided if causal else 2 * one_sided - 2 * L
+'''),
+    (1, "causal ignored: always the one-sided count", '''
+def window_pairs(L, w, causal=True):
+    w = min(w, L - 1)
+    return L * (w + 1) - w * (w + 1) // 2
+'''),
+    (1, "a true division: the count comes out as a float", '''
+def window_pairs(L, w, causal=True):
+    w = min(w, L - 1)
+    one_sided = L * (w + 1) - w * (w + 1) / 2
+    return one_sided if causal else 2 * one_sided - L
+'''),
+    (1, "counted on an L x L mask built by broadcasting", '''
+def window_pairs(L, w, causal=True):
     back = np.arange(L)[:, None] - np.arange(L)[None, :]
-    if causal:
-        return (back >= 0) & (back < w)
-    return np.abs(back) < w
+    allowed = (back >= 0) & (back <= w) if causal else np.abs(back) <= w
+    return int(allowed.sum())
 '''),
-    (1, "looks ahead instead of back (j - i instead of i - j)", '''
-def sliding_window_mask(L, w, causal=True):
-    ahead = np.arange(L)[None, :] - np.arange(L)[:, None]
-    if causal:
-        return (ahead >= 0) & (ahead <= w)
-    return np.abs(ahead) <= w
+    (1, "counted on the chapter's mask", '''
+def window_pairs(L, w, causal=True):
+    return int(sq.sliding_window_mask_np(L, w, causal).sum())
 '''),
-    (1, "ignores causal: always the two-sided band", '''
-def sliding_window_mask(L, w, causal=True):
-    back = np.arange(L)[:, None] - np.arange(L)[None, :]
-    return np.abs(back) <= w
+    (1, "row by row, the two-sided rows clipped at L instead of L - 1", '''
+def window_pairs(L, w, causal=True):
+    total = 0
+    for i in range(L):
+        hi = i if causal else min(L, i + w)
+        total += hi - max(0, i - w) + 1
+    return total
 '''),
-    (1, "0/1 integers instead of booleans", '''
-def sliding_window_mask(L, w, causal=True):
-    back = np.arange(L)[:, None] - np.arange(L)[None, :]
-    if causal:
-        return ((back >= 0) & (back <= w)).astype(int)
-    return (np.abs(back) <= w).astype(int)
-'''),
-    (1, "forgets the lower edge in the causal case: plain causal mask", '''
-def sliding_window_mask(L, w, causal=True):
-    back = np.arange(L)[:, None] - np.arange(L)[None, :]
-    if causal:
-        return back >= 0
-    return np.abs(back) <= w
-'''),
-    (2, "off-the-end slots not masked: the clipped key 0 is counted several times", '''
-def band_attention(q, k, v, w):
+    # ---- exercise 2: attention on a lopsided band
+    (2, "ahead ignored: the causal band of section 3", '''
+def band_attention(q, k, v, back, ahead):
     L, D = q.shape
-    idx = np.clip(np.arange(L)[:, None] - w + np.arange(w + 1)[None, :], 0, L - 1)
-    scores = np.einsum("ld,lwd->lw", q, k[idx]) / np.sqrt(D)
-    e = np.exp(scores - scores.max(-1, keepdims=True))
-    band = e / e.sum(-1, keepdims=True)
-    return np.einsum("lw,lwv->lv", band, v[idx]), band
-'''),
-    (2, "dense masked attention: right values, but an L x L array", '''
-def band_attention(q, k, v, w):
-    L, D = q.shape
-    back = np.arange(L)[:, None] - np.arange(L)[None, :]
-    allowed = (back >= 0) & (back <= w)
-    weights = masked_softmax_np(q @ k.T / np.sqrt(D), allowed)
-    idx = np.arange(L)[:, None] - w + np.arange(w + 1)[None, :]
-    band = np.where(idx >= 0, np.take_along_axis(weights, np.clip(idx, 0, L - 1), 1), 0.0)
-    return weights @ v, band
-'''),
-    (2, "scores not scaled by 1/sqrt(D)", '''
-def band_attention(q, k, v, w):
-    L, D = q.shape
-    idx = np.arange(L)[:, None] - w + np.arange(w + 1)[None, :]
+    idx = np.arange(L)[:, None] - back + np.arange(back + ahead + 1)[None, :]
+    exists = (idx >= 0) & (idx <= np.arange(L)[:, None])
     safe = np.clip(idx, 0, L - 1)
-    scores = np.einsum("ld,lwd->lw", q, k[safe])
-    band = masked_softmax_np(scores, idx >= 0)
+    band = masked_softmax_np(np.einsum("ld,lwd->lw", q, k[safe]) / np.sqrt(D), exists)
     return np.einsum("lw,lwv->lv", band, v[safe]), band
 '''),
-    (2, "band of w slots (keys i-w+1 .. i): one key short", '''
-def band_attention(q, k, v, w):
+    (2, "back and ahead swapped: slot t holds key i - ahead + t", '''
+def band_attention(q, k, v, back, ahead):
     L, D = q.shape
-    idx = np.arange(L)[:, None] - w + 1 + np.arange(w)[None, :]
+    idx = np.arange(L)[:, None] - ahead + np.arange(back + ahead + 1)[None, :]
+    exists = (idx >= 0) & (idx < L)
     safe = np.clip(idx, 0, L - 1)
-    scores = np.einsum("ld,lwd->lw", q, k[safe]) / np.sqrt(D)
-    band = masked_softmax_np(scores, idx >= 0)
+    band = masked_softmax_np(np.einsum("ld,lwd->lw", q, k[safe]) / np.sqrt(D), exists)
     return np.einsum("lw,lwv->lv", band, v[safe]), band
 '''),
-    (3, "no denominator: phi(Q) (phi(K)^T V) without normalising", '''
-def linear_attention(q, k, v):
-    phi = lambda x: np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
-    return phi(q) @ (phi(k).swapaxes(-2, -1) @ v), None
-'''),
-    (3, "elu(x) without the + 1: negative features", '''
-def linear_attention(q, k, v):
-    phi = lambda x: np.where(x > 0, x, np.exp(np.minimum(x, 0.0)) - 1.0)
-    phi_q, phi_k = phi(q), phi(k)
-    kv = phi_k.swapaxes(-2, -1) @ v
-    return (phi_q @ kv) / (phi_q @ phi_k.sum(-2)[..., None]), None
-'''),
-    (3, "relu features instead of elu + 1", '''
-def linear_attention(q, k, v):
-    phi = lambda x: np.maximum(x, 0.0) + 1e-6
-    phi_q, phi_k = phi(q), phi(k)
-    kv = phi_k.swapaxes(-2, -1) @ v
-    return (phi_q @ kv) / (phi_q @ phi_k.sum(-2)[..., None]), None
-'''),
-    (3, "the softmax's 1/sqrt(D) applied to q before the feature map", '''
-def linear_attention(q, k, v):
-    phi = lambda x: np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
-    phi_q, phi_k = phi(q / np.sqrt(q.shape[-1])), phi(k)
-    kv = phi_k.swapaxes(-2, -1) @ v
-    return (phi_q @ kv) / (phi_q @ phi_k.sum(-2)[..., None]), None
-'''),
-    (3, "right values, wrong order: forms the L x S matrix first", '''
-def linear_attention(q, k, v):
-    phi = lambda x: np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
-    sim = phi(q) @ phi(k).swapaxes(-2, -1)
-    return (sim / sim.sum(-1, keepdims=True)) @ v, None
-'''),
-    (3, "returns out alone instead of (out, None)", '''
-def linear_attention(q, k, v):
-    phi = lambda x: np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
-    phi_q, phi_k = phi(q), phi(k)
-    kv = phi_k.swapaxes(-2, -1) @ v
-    return (phi_q @ kv) / (phi_q @ phi_k.sum(-2)[..., None])
-'''),
-    (4, "output computed before the state update: token i cannot see itself", '''
-def linear_attention_rnn(q, k, v):
-    phi = lambda x: np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
-    phi_q, phi_k = phi(q), phi(k)
-    state, z = np.zeros((q.shape[1], v.shape[1])), np.zeros(q.shape[1])
-    out = np.zeros((q.shape[0], v.shape[1]))
-    for i in range(q.shape[0]):
-        out[i] = phi_q[i] @ state / max(phi_q[i] @ z, 1e-12)
-        state += np.outer(phi_k[i], v[i])
-        z += phi_k[i]
-    return out, None
-'''),
-    (4, "the non-causal sums: every output sees the whole sequence", '''
-def linear_attention_rnn(q, k, v):
-    phi = lambda x: np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
-    phi_q, phi_k = phi(q), phi(k)
-    state, z = phi_k.T @ v, phi_k.sum(0)
-    return (phi_q @ state) / (phi_q @ z)[:, None], None
-'''),
-    (4, "no normaliser z: the running sum of values is not an average", '''
-def linear_attention_rnn(q, k, v):
-    phi = lambda x: np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
-    phi_q, phi_k = phi(q), phi(k)
-    state = np.zeros((q.shape[1], v.shape[1]))
-    out = np.zeros((q.shape[0], v.shape[1]))
-    for i in range(q.shape[0]):
-        state += np.outer(phi_k[i], v[i])
-        out[i] = phi_q[i] @ state
-    return out, None
-'''),
-    (4, "raw q in the readout instead of phi(q)", '''
-def linear_attention_rnn(q, k, v):
-    phi = lambda x: np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
-    phi_k = phi(k)
-    state, z = np.zeros((q.shape[1], v.shape[1])), np.zeros(q.shape[1])
-    out = np.zeros((q.shape[0], v.shape[1]))
-    for i in range(q.shape[0]):
-        state += np.outer(phi_k[i], v[i])
-        z += phi_k[i]
-        out[i] = q[i] @ state / (q[i] @ z)
-    return out, None
-'''),
-    (5, "missing the -|x|^2/2 term: estimates exp(q.k + |q|^2/2 + |k|^2/2)", '''
-def positive_features(x, omega):
-    return np.exp(x @ omega.T) / np.sqrt(len(omega))
-'''),
-    (5, "missing 1/sqrt(M): the kernel comes out M times too large", '''
-def positive_features(x, omega):
-    return np.exp(x @ omega.T - 0.5 * (x**2).sum(-1, keepdims=True))
-'''),
-    (5, "-|x|^2 without the 1/2", '''
-def positive_features(x, omega):
-    return np.exp(x @ omega.T - (x**2).sum(-1, keepdims=True)) / np.sqrt(len(omega))
-'''),
-    (5, "trigonometric features (not positive, and a different scaling)", '''
-def positive_features(x, omega):
-    return np.cos(x @ omega.T) / np.sqrt(len(omega))
-'''),
-    (5, "features as (M, N): omega @ x.T instead of x @ omega.T", '''
-def positive_features(x, omega):
-    return np.exp(omega @ x.T - 0.5 * (x**2).sum(-1)) / np.sqrt(len(omega))
-'''),
-    (2, "softmax without subtracting the row max: overflows for large scores", '''
-def band_attention(q, k, v, w):
+    (2, "only the slots before the start masked: past the end, key L - 1 counted again", '''
+def band_attention(q, k, v, back, ahead):
     L, D = q.shape
-    idx = np.arange(L)[:, None] - w + np.arange(w + 1)[None, :]
-    safe = np.clip(idx, 0, L - 1)
-    e = np.where(idx >= 0, np.exp(np.einsum("ld,lwd->lw", q, k[safe]) / np.sqrt(D)), 0.0)
-    band = e / e.sum(-1, keepdims=True)
-    return np.einsum("lw,lwv->lv", band, v[safe]), band
-'''),
-    (2, "band slots in reverse order (slot t holds key i - t)", '''
-def band_attention(q, k, v, w):
-    L, D = q.shape
-    idx = np.arange(L)[:, None] - np.arange(w + 1)[None, :]
+    idx = np.arange(L)[:, None] - back + np.arange(back + ahead + 1)[None, :]
     safe = np.clip(idx, 0, L - 1)
     band = masked_softmax_np(np.einsum("ld,lwd->lw", q, k[safe]) / np.sqrt(D), idx >= 0)
     return np.einsum("lw,lwv->lv", band, v[safe]), band
 '''),
-    (2, "scores scaled by 1/sqrt(Dv) instead of 1/sqrt(D)", '''
-def band_attention(q, k, v, w):
+    (2, "band of back + ahead slots: one key short (an off-by-one on W)", '''
+def band_attention(q, k, v, back, ahead):
     L, D = q.shape
-    idx = np.arange(L)[:, None] - w + np.arange(w + 1)[None, :]
+    idx = np.arange(L)[:, None] - back + np.arange(back + ahead)[None, :]
+    exists = (idx >= 0) & (idx < L)
     safe = np.clip(idx, 0, L - 1)
-    scores = np.einsum("ld,lwd->lw", q, k[safe]) / np.sqrt(v.shape[1])
-    band = masked_softmax_np(scores, idx >= 0)
+    band = masked_softmax_np(np.einsum("ld,lwd->lw", q, k[safe]) / np.sqrt(D), exists)
     return np.einsum("lw,lwv->lv", band, v[safe]), band
 '''),
-    (3, "an eps of 1e-6 added to the denominator", '''
-def linear_attention(q, k, v):
-    phi = lambda x: np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
-    phi_q, phi_k = phi(q), phi(k)
-    den = phi_q @ phi_k.sum(-2)[..., None] + 1e-6
-    return (phi_q @ (phi_k.swapaxes(-2, -1) @ v)) / den, None
+    (2, "the symmetric band of width max(back, ahead)", '''
+def band_attention(q, k, v, back, ahead):
+    L, D = q.shape
+    w = max(back, ahead)
+    idx = np.arange(L)[:, None] - w + np.arange(2 * w + 1)[None, :]
+    exists = (idx >= 0) & (idx < L)
+    safe = np.clip(idx, 0, L - 1)
+    weights = masked_softmax_np(np.einsum("ld,lwd->lw", q, k[safe]) / np.sqrt(D), exists)
+    out = np.einsum("lw,lwv->lv", weights, v[safe])
+    return out, weights[:, w - back:w + ahead + 1]
 '''),
-    (3, "normaliser summed over axis 0: right only without batch axes", '''
-def linear_attention(q, k, v):
-    phi = lambda x: np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
-    phi_q, phi_k = phi(q), phi(k)
-    den = (phi_q @ phi_k.sum(axis=0))[..., None]
-    return (phi_q @ (phi_k.swapaxes(-2, -1) @ v)) / den, None
+    (2, "band slots in reverse order (slot t holds key i + ahead - t)", '''
+def band_attention(q, k, v, back, ahead):
+    L, D = q.shape
+    idx = np.arange(L)[:, None] + ahead - np.arange(back + ahead + 1)[None, :]
+    exists = (idx >= 0) & (idx < L)
+    safe = np.clip(idx, 0, L - 1)
+    band = masked_softmax_np(np.einsum("ld,lwd->lw", q, k[safe]) / np.sqrt(D), exists)
+    return np.einsum("lw,lwv->lv", band, v[safe]), band
 '''),
-    (5, "the squared norm of the whole array, not of each row", '''
-def positive_features(x, omega):
-    return np.exp(x @ omega.T - 0.5 * np.sum(x ** 2)) / np.sqrt(len(omega))
+    (2, "scores not scaled by 1/sqrt(D)", '''
+def band_attention(q, k, v, back, ahead):
+    L, D = q.shape
+    idx = np.arange(L)[:, None] - back + np.arange(back + ahead + 1)[None, :]
+    exists = (idx >= 0) & (idx < L)
+    safe = np.clip(idx, 0, L - 1)
+    band = masked_softmax_np(np.einsum("ld,lwd->lw", q, k[safe]), exists)
+    return np.einsum("lw,lwv->lv", band, v[safe]), band
+'''),
+    (2, "scores scaled by 1/sqrt(Dv) instead of 1/sqrt(D)", '''
+def band_attention(q, k, v, back, ahead):
+    L, D = q.shape
+    idx = np.arange(L)[:, None] - back + np.arange(back + ahead + 1)[None, :]
+    exists = (idx >= 0) & (idx < L)
+    safe = np.clip(idx, 0, L - 1)
+    band = masked_softmax_np(np.einsum("ld,lwd->lw", q, k[safe]) / np.sqrt(v.shape[1]), exists)
+    return np.einsum("lw,lwv->lv", band, v[safe]), band
+'''),
+    (2, "softmax without subtracting the row max: overflows for large scores", '''
+def band_attention(q, k, v, back, ahead):
+    L, D = q.shape
+    idx = np.arange(L)[:, None] - back + np.arange(back + ahead + 1)[None, :]
+    exists = (idx >= 0) & (idx < L)
+    safe = np.clip(idx, 0, L - 1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = np.where(exists, np.exp(np.einsum("ld,lwd->lw", q, k[safe]) / np.sqrt(D)), 0.0)
+        band = e / e.sum(-1, keepdims=True)
+    return np.einsum("lw,lwv->lv", band, v[safe]), band
+'''),
+    (2, "dense masked attention, then the band read off: right values, an L x L array", '''
+def band_attention(q, k, v, back, ahead):
+    L, D = q.shape
+    i, j = np.arange(L)[:, None], np.arange(L)[None, :]
+    weights = masked_softmax_np(q @ k.T / np.sqrt(D), (j >= i - back) & (j <= i + ahead))
+    idx = i - back + np.arange(back + ahead + 1)[None, :]
+    band = np.where((idx >= 0) & (idx < L),
+                    np.take_along_axis(weights, np.clip(idx, 0, L - 1), 1), 0.0)
+    return weights @ v, band
+'''),
+    (2, "the band gathered right, but masked with a full L x L boolean mask", '''
+def band_attention(q, k, v, back, ahead):
+    L, D = q.shape
+    i, j = np.arange(L)[:, None], np.arange(L)[None, :]
+    allowed = (j >= i - back) & (j <= i + ahead)
+    idx = i - back + np.arange(back + ahead + 1)[None, :]
+    safe = np.clip(idx, 0, L - 1)
+    exists = np.take_along_axis(allowed, safe, 1) & (idx >= 0) & (idx < L)
+    band = masked_softmax_np(np.einsum("ld,lwd->lw", q, k[safe]) / np.sqrt(D), exists)
+    return np.einsum("lw,lwv->lv", band, v[safe]), band
+'''),
+    # ---- exercise 3: a shift that does not cancel
+    (3, "the given code, unchanged: a shift per key row", '''
+performer_attention = performer_given
+'''),
+    (3, "the key shift removed: right for small inputs, 0/0 once every exponent underflows", '''
+def performer_attention(q, k, v, omega):
+    D = q.shape[-1]
+    q, k = q / D**0.25, k / D**0.25
+    log_q = q @ omega.T - 0.5 * (q**2).sum(-1, keepdims=True)
+    log_k = k @ omega.T - 0.5 * (k**2).sum(-1, keepdims=True)
+    phi_q = np.exp(log_q - log_q.max(axis=-1, keepdims=True))
+    phi_k = np.exp(log_k)
+    return (phi_q @ (phi_k.swapaxes(-2, -1) @ v)) / (phi_q @ phi_k.sum(axis=-2)[..., None])
+'''),
+    (3, "one shift for the whole batch: an element at a smaller scale underflows", '''
+def performer_attention(q, k, v, omega):
+    D = q.shape[-1]
+    q, k = q / D**0.25, k / D**0.25
+    log_q = q @ omega.T - 0.5 * (q**2).sum(-1, keepdims=True)
+    log_k = k @ omega.T - 0.5 * (k**2).sum(-1, keepdims=True)
+    phi_q = np.exp(log_q - log_q.max(axis=-1, keepdims=True))
+    phi_k = np.exp(log_k - log_k.max())
+    return (phi_q @ (phi_k.swapaxes(-2, -1) @ v)) / (phi_q @ phi_k.sum(axis=-2)[..., None])
+'''),
+    (3, "both shifts global: every element but the largest underflows", '''
+def performer_attention(q, k, v, omega):
+    D = q.shape[-1]
+    q, k = q / D**0.25, k / D**0.25
+    log_q = q @ omega.T - 0.5 * (q**2).sum(-1, keepdims=True)
+    log_k = k @ omega.T - 0.5 * (k**2).sum(-1, keepdims=True)
+    phi_q, phi_k = np.exp(log_q - log_q.max()), np.exp(log_k - log_k.max())
+    return (phi_q @ (phi_k.swapaxes(-2, -1) @ v)) / (phi_q @ phi_k.sum(axis=-2)[..., None])
+'''),
+    (3, "the keys shifted per feature (axis -2): a constant per m does not cancel either", '''
+def performer_attention(q, k, v, omega):
+    D = q.shape[-1]
+    q, k = q / D**0.25, k / D**0.25
+    log_q = q @ omega.T - 0.5 * (q**2).sum(-1, keepdims=True)
+    log_k = k @ omega.T - 0.5 * (k**2).sum(-1, keepdims=True)
+    phi_q = np.exp(log_q - log_q.max(axis=-1, keepdims=True))
+    phi_k = np.exp(log_k - log_k.max(axis=-2, keepdims=True))
+    return (phi_q @ (phi_k.swapaxes(-2, -1) @ v)) / (phi_q @ phi_k.sum(axis=-2)[..., None])
+'''),
+    (3, "the per-key shift undone by multiplying back: the unshifted features again", '''
+def performer_attention(q, k, v, omega):
+    D = q.shape[-1]
+    q, k = q / D**0.25, k / D**0.25
+    log_q = q @ omega.T - 0.5 * (q**2).sum(-1, keepdims=True)
+    log_k = k @ omega.T - 0.5 * (k**2).sum(-1, keepdims=True)
+    top = log_k.max(axis=-1, keepdims=True)
+    phi_q = np.exp(log_q - log_q.max(axis=-1, keepdims=True))
+    phi_k = np.exp(log_k - top) * np.exp(top)
+    return (phi_q @ (phi_k.swapaxes(-2, -1) @ v)) / (phi_q @ phi_k.sum(axis=-2)[..., None])
+'''),
+    (3, "fixed, but q and k scaled in place: the caller's arrays change", '''
+def performer_attention(q, k, v, omega):
+    D = q.shape[-1]
+    q /= D**0.25
+    k /= D**0.25
+    log_q = q @ omega.T - 0.5 * (q**2).sum(-1, keepdims=True)
+    log_k = k @ omega.T - 0.5 * (k**2).sum(-1, keepdims=True)
+    phi_q = np.exp(log_q - log_q.max(axis=-1, keepdims=True))
+    phi_k = np.exp(log_k - log_k.max(axis=(-2, -1), keepdims=True))
+    return (phi_q @ (phi_k.swapaxes(-2, -1) @ v)) / (phi_q @ phi_k.sum(axis=-2)[..., None])
+'''),
+    (3, "fixed, but the 1/D^(1/4) scaling dropped: it estimates exp(q.k), not the softmax's", '''
+def performer_attention(q, k, v, omega):
+    log_q = q @ omega.T - 0.5 * (q**2).sum(-1, keepdims=True)
+    log_k = k @ omega.T - 0.5 * (k**2).sum(-1, keepdims=True)
+    phi_q = np.exp(log_q - log_q.max(axis=-1, keepdims=True))
+    phi_k = np.exp(log_k - log_k.max(axis=(-2, -1), keepdims=True))
+    return (phi_q @ (phi_k.swapaxes(-2, -1) @ v)) / (phi_q @ phi_k.sum(axis=-2)[..., None])
+'''),
+    (3, "fixed, but the normaliser summed over axis 0: right only without batch axes", '''
+def performer_attention(q, k, v, omega):
+    D = q.shape[-1]
+    q, k = q / D**0.25, k / D**0.25
+    log_q = q @ omega.T - 0.5 * (q**2).sum(-1, keepdims=True)
+    log_k = k @ omega.T - 0.5 * (k**2).sum(-1, keepdims=True)
+    phi_q = np.exp(log_q - log_q.max(axis=-1, keepdims=True))
+    phi_k = np.exp(log_k - log_k.max(axis=(-2, -1), keepdims=True))
+    z = phi_k.sum(axis=0)
+    return (phi_q @ (phi_k.swapaxes(-2, -1) @ v)) / (phi_q @ z[..., None])
+'''),
+    (3, "hands the work to the chapter's performer_attention_np", '''
+def performer_attention(q, k, v, omega):
+    return sq.performer_attention_np(q, k, v, omega)[0]
+'''),
+    # ---- exercise 4: one decoding step of causal linear attention
+    (4, "updated in place (state += ...): the caller's state changes under its feet", '''
+def linear_decode_step(state, z, q_t, k_t, v_t):
+    phi_q, phi_k = sq.elu_feature_map_np(q_t), sq.elu_feature_map_np(k_t)
+    state += phi_k[..., :, None] * v_t[..., None, :]
+    z += phi_k
+    num = np.einsum("...m,...mv->...v", phi_q, state)
+    return num / np.einsum("...m,...m->...", phi_q, z)[..., None], state, z
+'''),
+    (4, "read out before the update: the new token cannot see itself", '''
+def linear_decode_step(state, z, q_t, k_t, v_t):
+    phi_q, phi_k = sq.elu_feature_map_np(q_t), sq.elu_feature_map_np(k_t)
+    with np.errstate(invalid="ignore"):
+        out = (np.einsum("...m,...mv->...v", phi_q, state)
+               / np.maximum(np.einsum("...m,...m->...", phi_q, z), 1e-300)[..., None])
+    return out, state + phi_k[..., :, None] * v_t[..., None, :], z + phi_k
+'''),
+    (4, "np.outer for the update: it flattens the batch axes", '''
+def linear_decode_step(state, z, q_t, k_t, v_t):
+    phi_q, phi_k = sq.elu_feature_map_np(q_t), sq.elu_feature_map_np(k_t)
+    state = state + np.outer(phi_k, v_t)
+    z = z + phi_k
+    return (phi_q @ state) / (phi_q @ z), state, z
+'''),
+    (4, "the state laid out as (..., Dv, D)", '''
+def linear_decode_step(state, z, q_t, k_t, v_t):
+    phi_q, phi_k = sq.elu_feature_map_np(q_t), sq.elu_feature_map_np(k_t)
+    state = np.swapaxes(state, -2, -1) + v_t[..., :, None] * phi_k[..., None, :]
+    z = z + phi_k
+    num = np.einsum("...m,...vm->...v", phi_q, state)
+    return num / np.einsum("...m,...m->...", phi_q, z)[..., None], state, z
+'''),
+    (4, "raw q in the readout instead of phi(q)", '''
+def linear_decode_step(state, z, q_t, k_t, v_t):
+    phi_k = sq.elu_feature_map_np(k_t)
+    state = state + phi_k[..., :, None] * v_t[..., None, :]
+    z = z + phi_k
+    num = np.einsum("...m,...mv->...v", q_t, state)
+    return num / np.einsum("...m,...m->...", q_t, z)[..., None], state, z
+'''),
+    (4, "no normaliser: the running sum of values is not an average", '''
+def linear_decode_step(state, z, q_t, k_t, v_t):
+    phi_q, phi_k = sq.elu_feature_map_np(q_t), sq.elu_feature_map_np(k_t)
+    state = state + phi_k[..., :, None] * v_t[..., None, :]
+    return np.einsum("...m,...mv->...v", phi_q, state), state, z + phi_k
+'''),
+    (4, "z accumulates the raw keys, not their features", '''
+def linear_decode_step(state, z, q_t, k_t, v_t):
+    phi_q, phi_k = sq.elu_feature_map_np(q_t), sq.elu_feature_map_np(k_t)
+    state = state + phi_k[..., :, None] * v_t[..., None, :]
+    z = z + k_t
+    num = np.einsum("...m,...mv->...v", phi_q, state)
+    return num / np.einsum("...m,...m->...", phi_q, z)[..., None], state, z
+'''),
+    (4, "the softmax's 1/sqrt(D) put into the features", '''
+def linear_decode_step(state, z, q_t, k_t, v_t):
+    D = q_t.shape[-1]
+    phi_q, phi_k = sq.elu_feature_map_np(q_t / D**0.5), sq.elu_feature_map_np(k_t)
+    state = state + phi_k[..., :, None] * v_t[..., None, :]
+    z = z + phi_k
+    num = np.einsum("...m,...mv->...v", phi_q, state)
+    return num / np.einsum("...m,...m->...", phi_q, z)[..., None], state, z
+'''),
+    (4, "the chapter's recurrent function run on the one token", '''
+def linear_decode_step(state, z, q_t, k_t, v_t):
+    out, _ = sq.linear_attention_recurrent_np(q_t[..., None, :], k_t[..., None, :],
+                                              v_t[..., None, :])
+    phi_k = sq.elu_feature_map_np(k_t)
+    return out[..., 0, :], state + phi_k[..., :, None] * v_t[..., None, :], z + phi_k
+'''),
+    (4, "the readout keeps a singleton axis: (..., 1, Dv)", '''
+def linear_decode_step(state, z, q_t, k_t, v_t):
+    phi_q, phi_k = sq.elu_feature_map_np(q_t), sq.elu_feature_map_np(k_t)
+    state = state + phi_k[..., :, None] * v_t[..., None, :]
+    z = z + phi_k
+    num = phi_q[..., None, :] @ state
+    return num / (phi_q * z).sum(-1)[..., None, None], state, z
+'''),
+    # ---- exercise 5: the decoding state of linear attention against a KV cache
+    (5, "the KV cache counted over all query heads, not the key/value heads", '''
+def decode_state_bytes(T, n_layers, n_heads, n_kv_heads, d_head, d_v, itemsize):
+    return (T * (d_head + d_v) * n_layers * n_heads * itemsize,
+            (d_head * d_v + d_head) * n_layers * n_kv_heads * itemsize)
+
+
+def crossover_tokens(d_head, d_v):
+    return d_head * (d_v + 1) // (d_head + d_v) + 1
+'''),
+    (5, "the KV cache without the values", '''
+def decode_state_bytes(T, n_layers, n_heads, n_kv_heads, d_head, d_v, itemsize):
+    scale = n_layers * n_kv_heads * itemsize
+    return T * d_head * scale, (d_head * d_v + d_head) * scale
+
+
+def crossover_tokens(d_head, d_v):
+    return d_head * (d_v + 1) // (d_head + d_v) + 1
+'''),
+    (5, "values sized d_head: the D != Dv case missed", '''
+def decode_state_bytes(T, n_layers, n_heads, n_kv_heads, d_head, d_v, itemsize):
+    scale = n_layers * n_kv_heads * itemsize
+    return 2 * T * d_head * scale, (d_head * d_v + d_head) * scale
+
+
+def crossover_tokens(d_head, d_v):
+    return d_head * (d_v + 1) // (d_head + d_v) + 1
+'''),
+    (5, "a linear state per query head", '''
+def decode_state_bytes(T, n_layers, n_heads, n_kv_heads, d_head, d_v, itemsize):
+    return (T * (d_head + d_v) * n_layers * n_kv_heads * itemsize,
+            (d_head * d_v + d_head) * n_layers * n_heads * itemsize)
+
+
+def crossover_tokens(d_head, d_v):
+    return d_head * (d_v + 1) // (d_head + d_v) + 1
+'''),
+    (5, "the normaliser z forgotten", '''
+def decode_state_bytes(T, n_layers, n_heads, n_kv_heads, d_head, d_v, itemsize):
+    scale = n_layers * n_kv_heads * itemsize
+    return T * (d_head + d_v) * scale, d_head * d_v * scale
+
+
+def crossover_tokens(d_head, d_v):
+    return d_head * d_v // (d_head + d_v) + 1
+'''),
+    (5, "the linear state counted once per token, as if it were cached", '''
+def decode_state_bytes(T, n_layers, n_heads, n_kv_heads, d_head, d_v, itemsize):
+    scale = n_layers * n_kv_heads * itemsize
+    return T * (d_head + d_v) * scale, T * (d_head * d_v + d_head) * scale
+
+
+def crossover_tokens(d_head, d_v):
+    return d_head * (d_v + 1) // (d_head + d_v) + 1
+'''),
+    (5, "the item size ignored: float32 assumed", '''
+def decode_state_bytes(T, n_layers, n_heads, n_kv_heads, d_head, d_v, itemsize):
+    scale = n_layers * n_kv_heads * 4
+    return T * (d_head + d_v) * scale, (d_head * d_v + d_head) * scale
+
+
+def crossover_tokens(d_head, d_v):
+    return d_head * (d_v + 1) // (d_head + d_v) + 1
+'''),
+    (5, "crossover at 'as large as' instead of 'larger than': one token early on a tie", '''
+def decode_state_bytes(T, n_layers, n_heads, n_kv_heads, d_head, d_v, itemsize):
+    scale = n_layers * n_kv_heads * itemsize
+    return T * (d_head + d_v) * scale, (d_head * d_v + d_head) * scale
+
+
+def crossover_tokens(d_head, d_v):
+    return -(-d_head * (d_v + 1) // (d_head + d_v))
+'''),
+    (5, "crossover from a rounded ratio", '''
+def decode_state_bytes(T, n_layers, n_heads, n_kv_heads, d_head, d_v, itemsize):
+    scale = n_layers * n_kv_heads * itemsize
+    return T * (d_head + d_v) * scale, (d_head * d_v + d_head) * scale
+
+
+def crossover_tokens(d_head, d_v):
+    return round(d_head * (d_v + 1) / (d_head + d_v))
 '''),
 ]
 
 RIGHT = [
-    (1, "built from chapter 5's causal mask and np.tril", '''
-from attnlab.masks import causal_mask_np
-
-
-def sliding_window_mask(L, w, causal=True):
-    far_back = np.tril(np.ones((L, L), dtype=bool), -w - 1)
+    (1, "row by row, min(i, w) + 1 keys each (and the mirror for two-sided)", '''
+def window_pairs(L, w, causal=True):
+    back = sum(min(i, w) + 1 for i in range(L))
     if causal:
-        return causal_mask_np(L) & ~far_back
-    return ~far_back & ~far_back.T
+        return back
+    ahead = sum(min(L - 1 - i, w) for i in range(L))
+    return back + ahead
 '''),
-    (2, "a loop over queries, each scoring its own w + 1 keys", '''
-def band_attention(q, k, v, w):
-    L, D = q.shape
-    out, band = np.zeros((L, v.shape[1])), np.zeros((L, w + 1))
+    (1, "cases on w against L", '''
+def window_pairs(L, w, causal=True):
+    if w >= L - 1:
+        one_sided = L * (L + 1) // 2
+    else:
+        one_sided = (w + 1) * (w + 2) // 2 - (w + 1) + (L - w) * (w + 1)
+    return one_sided if causal else 2 * one_sided - L
+'''),
+    (1, "a fresh attempt: per row, the first and the last key it sees", '''
+def window_pairs(L, w, causal=True):
+    total = 0
     for i in range(L):
         lo = max(0, i - w)
-        s = q[i] @ k[lo:i + 1].T / np.sqrt(D)
+        hi = i if causal else min(L - 1, i + w)
+        total += hi - lo + 1
+    return total
+'''),
+    (4, "a fresh attempt: einsum for the outer product and both sums", '''
+def linear_decode_step(state, z, q_t, k_t, v_t):
+    fq, fk = sq.elu_feature_map_np(q_t), sq.elu_feature_map_np(k_t)
+    new_state = state + np.einsum("...d,...e->...de", fk, v_t)
+    new_z = z + fk
+    out = (np.einsum("...d,...de->...e", fq, new_state)
+           / np.einsum("...d,...d->...", fq, new_z)[..., None])
+    return out, new_state, new_z
+'''),
+    (2, "a loop over queries, each scoring its own band", '''
+def band_attention(q, k, v, back, ahead):
+    L, D = q.shape
+    W = back + ahead + 1
+    out, band = np.zeros((L, v.shape[1])), np.zeros((L, W))
+    for i in range(L):
+        lo, hi = max(0, i - back), min(L, i + ahead + 1)
+        s = q[i] @ k[lo:hi].T / np.sqrt(D)
         p = np.exp(s - s.max())
         p /= p.sum()
-        out[i] = p @ v[lo:i + 1]
-        band[i, w + 1 - len(p):] = p
+        out[i] = p @ v[lo:hi]
+        band[i, lo - (i - back):hi - (i - back)] = p
     return out, band
 '''),
-    (3, "einsum, and elu written with np.expm1", '''
-def linear_attention(q, k, v):
-    phi = lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0.0))) + 1.0
-    phi_q, phi_k = phi(q), phi(k)
-    kv = np.einsum("...sm,...sv->...mv", phi_k, v)
-    num = np.einsum("...lm,...mv->...lv", phi_q, kv)
-    den = np.einsum("...lm,...m->...l", phi_q, phi_k.sum(-2))
-    return num / den[..., None], None
+    (2, "the stable softmax written out, -inf in the missing slots", '''
+def band_attention(q, k, v, back, ahead):
+    L, D = q.shape
+    idx = np.arange(L)[:, None] + np.arange(-back, ahead + 1)[None, :]
+    exists = (idx >= 0) & (idx < L)
+    safe = np.where(exists, idx, 0)
+    s = np.where(exists, (q[:, None, :] * k[safe]).sum(-1) / np.sqrt(D), -np.inf)
+    e = np.exp(s - s.max(-1, keepdims=True))
+    band = e / e.sum(-1, keepdims=True)
+    return (band[:, :, None] * v[safe]).sum(1), band
 '''),
-    (4, "state as (Dv, M), transposed", '''
-def linear_attention_rnn(q, k, v):
+    (3, "the key shift per sequence, and the query shift per sequence too", '''
+def performer_attention(q, k, v, omega):
+    D = q.shape[-1]
+    qs, ks = q / D**0.25, k / D**0.25
+    log_q = qs @ omega.T - 0.5 * (qs**2).sum(-1, keepdims=True)
+    log_k = ks @ omega.T - 0.5 * (ks**2).sum(-1, keepdims=True)
+    phi_q = np.exp(log_q - log_q.max(axis=-1, keepdims=True))
+    phi_k = np.exp(log_k - log_k.max(axis=(-2, -1), keepdims=True))
+    num = np.einsum("...lm,...sm,...sv->...lv", phi_q, phi_k, v)
+    den = np.einsum("...lm,...sm->...l", phi_q, phi_k)[..., None]
+    return num / den
+'''),
+    (3, "in log space: exact weights from a logsumexp over the features", '''
+def performer_attention(q, k, v, omega):
+    D = q.shape[-1]
+    qs, ks = q / D**0.25, k / D**0.25
+    log_q = qs @ omega.T - 0.5 * (qs**2).sum(-1, keepdims=True)
+    log_k = ks @ omega.T - 0.5 * (ks**2).sum(-1, keepdims=True)
+    pair = log_q[..., :, None, :] + log_k[..., None, :, :]
+    top = pair.max(axis=-1, keepdims=True)
+    log_w = np.log(np.exp(pair - top).sum(-1)) + top[..., 0]
+    w = np.exp(log_w - log_w.max(-1, keepdims=True))
+    return (w / w.sum(-1, keepdims=True)) @ v
+'''),
+    (4, "einsum for the outer product, copies for the new state", '''
+def linear_decode_step(state, z, q_t, k_t, v_t):
     phi = lambda x: np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
-    phi_q, phi_k = phi(q), phi(k)
-    state, z = np.zeros((v.shape[1], q.shape[1])), np.zeros(q.shape[1])
-    out = []
-    for i in range(q.shape[0]):
-        state = state + v[i][:, None] * phi_k[i][None, :]
-        z = z + phi_k[i]
-        out.append(state @ phi_q[i] / (z @ phi_q[i]))
-    return np.array(out), None
+    phi_q, phi_k = phi(q_t), phi(k_t)
+    state = state.copy()
+    state += np.einsum("...m,...v->...mv", phi_k, v_t)
+    z = z + phi_k
+    out = (phi_q[..., None, :] @ state)[..., 0, :] / (phi_q * z).sum(-1, keepdims=True)
+    return out, state, z
 '''),
-    (5, "the norm via einsum and the square root as a power", '''
-def positive_features(x, omega):
-    sq = np.einsum("nd,nd->n", x, x)[:, None] / 2
-    return np.exp(np.einsum("nd,md->nm", x, omega) - sq) * len(omega) ** -0.5
-'''),
-    (3, "computed in PyTorch, returned as NumPy", '''
-def linear_attention(q, k, v):
-    q, k, v = (torch.from_numpy(np.asarray(a, dtype=np.float64)) for a in (q, k, v))
-    phi_q, phi_k = F.elu(q) + 1, F.elu(k) + 1
-    out = (phi_q @ (phi_k.transpose(-2, -1) @ v)) / (phi_q @ phi_k.sum(-2).unsqueeze(-1))
-    return out.numpy(), None
-'''),
-    (4, "prefix sums (cumsum) instead of a Python loop", '''
-def linear_attention_rnn(q, k, v):
-    phi = lambda x: np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
-    phi_q, phi_k = phi(q), phi(k)
-    state = np.cumsum(phi_k[:, :, None] * v[:, None, :], axis=0)
-    z = np.cumsum(phi_k, axis=0)
-    num = np.einsum("lm,lmv->lv", phi_q, state)
-    return num / np.einsum("lm,lm->l", phi_q, z)[:, None], None
+    (5, "per-layer totals, and the crossover by scanning T", '''
+def decode_state_bytes(T, n_layers, n_heads, n_kv_heads, d_head, d_v, itemsize):
+    cache_per_layer = n_kv_heads * T * d_head + n_kv_heads * T * d_v
+    state_per_layer = n_kv_heads * (d_head * d_v + d_head)
+    return n_layers * cache_per_layer * itemsize, n_layers * state_per_layer * itemsize
+
+
+def crossover_tokens(d_head, d_v):
+    T = 1
+    while T * (d_head + d_v) <= d_head * d_v + d_head:
+        T += 1
+    return T
 '''),
 ]
