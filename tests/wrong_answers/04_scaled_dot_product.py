@@ -78,51 +78,6 @@ from attnlab.scaled_dot_product import sdpa_np
 def attention(q, k, v):
     return sdpa_np(q, k, v)
 '''),
-    (3, "ignores the seed: NumPy's global generator", '''
-def dot_variance(D, n_pairs, seed):
-    q = np.random.normal(size=(n_pairs, D))
-    k = np.random.normal(size=(n_pairs, D))
-    return float((q * k).sum(axis=1).var())
-'''),
-    (3, "ignores the seed: a fresh unseeded generator", '''
-def dot_variance(D, n_pairs, seed):
-    rng = np.random.default_rng()
-    q = rng.normal(size=(n_pairs, D))
-    k = rng.normal(size=(n_pairs, D))
-    return float((q * k).sum(axis=1).var())
-'''),
-    (3, "returns the formula, not a measurement", '''
-def dot_variance(D, n_pairs, seed):
-    return float(D)
-'''),
-    (3, "variance of the elementwise products, not of the dot products", '''
-def dot_variance(D, n_pairs, seed):
-    rng = np.random.default_rng(seed)
-    q = rng.normal(size=(n_pairs, D))
-    k = rng.normal(size=(n_pairs, D))
-    return float((q * k).var())
-'''),
-    (3, "standard deviation instead of variance", '''
-def dot_variance(D, n_pairs, seed):
-    rng = np.random.default_rng(seed)
-    q = rng.normal(size=(n_pairs, D))
-    k = rng.normal(size=(n_pairs, D))
-    return float((q * k).sum(axis=1).std())
-'''),
-    (3, "uniform entries instead of standard normal", '''
-def dot_variance(D, n_pairs, seed):
-    rng = np.random.default_rng(seed)
-    q = rng.random((n_pairs, D))
-    k = rng.random((n_pairs, D))
-    return float((q * k).sum(axis=1).var())
-'''),
-    (3, "returns a one-element array, not a float", '''
-def dot_variance(D, n_pairs, seed):
-    rng = np.random.default_rng(seed)
-    q = rng.normal(size=(n_pairs, D))
-    k = rng.normal(size=(n_pairs, D))
-    return (q * k).sum(axis=1).var(keepdims=True)
-'''),
     (4, "multiplies by tau instead of dividing", '''
 def softmax_temperature(x, tau):
     return softmax(np.asarray(x, dtype=np.float64) * tau, axis=-1)
@@ -148,6 +103,336 @@ def softmax_temperature(x, tau):
 def softmax_temperature(x, tau):
     return softmax(np.asarray(x, dtype=np.float64), axis=-1) ** (1 / tau)
 '''),
+    (1, "subtracts the max in place: the caller's x changes", '''
+def softmax(x, axis=-1):
+    x = np.asarray(x, dtype=np.float64)
+    x -= x.max(axis=axis, keepdims=True)
+    e = np.exp(x)
+    return e / e.sum(axis=axis, keepdims=True)
+'''),
+    (3, "prediction: the variance D instead of the standard deviation", '''
+def prediction():
+    return {(D, s): (s ** 2 * D, s ** 2) for D in (16, 64, 256) for s in (1.0, 2.0)}
+'''),
+    (3, "prediction: forgets sigma_k", '''
+def prediction():
+    return {(D, s): (np.sqrt(D), 1.0) for D in (16, 64, 256) for s in (1.0, 2.0)}
+'''),
+    (3, "prediction: sigma_k enters squared (a variance) into the standard deviation", '''
+def prediction():
+    return {(D, s): (s ** 2 * np.sqrt(D), s ** 2) for D in (16, 64, 256) for s in (1.0, 2.0)}
+'''),
+    (3, "prediction: the scaled score's std is 1 whatever sigma_k", '''
+def prediction():
+    return {(D, s): (s * np.sqrt(D), 1.0) for D in (16, 64, 256) for s in (1.0, 2.0)}
+'''),
+    (3, "prediction: dividing by sqrt(D) divides the std by D", '''
+def prediction():
+    return {(D, s): (s * np.sqrt(D), s / np.sqrt(D)) for D in (16, 64, 256) for s in (1.0, 2.0)}
+'''),
+    (3, "prediction: only sigma_k = 1", '''
+def prediction():
+    return {(D, 1.0): (np.sqrt(D), 1.0) for D in (16, 64, 256)}
+'''),
+    (3, "prediction: a list of pairs, not a dict", '''
+def prediction():
+    return [(s * np.sqrt(D), s) for D in (16, 64, 256) for s in (1.0, 2.0)]
+'''),
+    (3, "measurement: ignores the seed (NumPy's global generator)", '''
+def score_std(D, sigma_k, n_pairs, seed):
+    q = np.random.normal(size=(n_pairs, D))
+    k = np.random.normal(scale=sigma_k, size=(n_pairs, D))
+    dots = (q * k).sum(axis=1)
+    return float(dots.std()), float((dots / np.sqrt(D)).std())
+'''),
+    (3, "measurement: a fresh unseeded generator", '''
+def score_std(D, sigma_k, n_pairs, seed):
+    rng = np.random.default_rng()
+    q = rng.normal(size=(n_pairs, D))
+    k = rng.normal(scale=sigma_k, size=(n_pairs, D))
+    dots = (q * k).sum(axis=1)
+    return float(dots.std()), float((dots / np.sqrt(D)).std())
+'''),
+    (3, "measurement: returns the formula, not a measurement", '''
+def score_std(D, sigma_k, n_pairs, seed):
+    return float(sigma_k * np.sqrt(D)), float(sigma_k)
+'''),
+    (3, "measurement: the variance, not the standard deviation", '''
+def score_std(D, sigma_k, n_pairs, seed):
+    rng = np.random.default_rng(seed)
+    q = rng.normal(size=(n_pairs, D))
+    k = rng.normal(scale=sigma_k, size=(n_pairs, D))
+    dots = (q * k).sum(axis=1)
+    return float(dots.var()), float((dots / np.sqrt(D)).var())
+'''),
+    (3, "measurement: std of the elementwise products, not of the dot products", '''
+def score_std(D, sigma_k, n_pairs, seed):
+    rng = np.random.default_rng(seed)
+    q = rng.normal(size=(n_pairs, D))
+    k = rng.normal(scale=sigma_k, size=(n_pairs, D))
+    return float((q * k).std()), float((q * k / np.sqrt(D)).std())
+'''),
+    (3, "measurement: sigma_k passed as a variance (scale = sigma_k ** 2)", '''
+def score_std(D, sigma_k, n_pairs, seed):
+    rng = np.random.default_rng(seed)
+    q = rng.normal(size=(n_pairs, D))
+    k = rng.normal(scale=sigma_k ** 2, size=(n_pairs, D))
+    dots = (q * k).sum(axis=1)
+    return float(dots.std()), float((dots / np.sqrt(D)).std())
+'''),
+    (3, "measurement: ignores sigma_k (standard normal keys)", '''
+def score_std(D, sigma_k, n_pairs, seed):
+    rng = np.random.default_rng(seed)
+    q = rng.normal(size=(n_pairs, D))
+    k = rng.normal(size=(n_pairs, D))
+    dots = (q * k).sum(axis=1)
+    return float(dots.std()), float((dots / np.sqrt(D)).std())
+'''),
+    (3, "measurement: uniform entries instead of normal", '''
+def score_std(D, sigma_k, n_pairs, seed):
+    rng = np.random.default_rng(seed)
+    q = rng.random((n_pairs, D))
+    k = sigma_k * rng.random((n_pairs, D))
+    dots = (q * k).sum(axis=1)
+    return float(dots.std()), float((dots / np.sqrt(D)).std())
+'''),
+    (3, "measurement: scaled by D instead of sqrt(D)", '''
+def score_std(D, sigma_k, n_pairs, seed):
+    rng = np.random.default_rng(seed)
+    q = rng.normal(size=(n_pairs, D))
+    k = rng.normal(scale=sigma_k, size=(n_pairs, D))
+    dots = (q * k).sum(axis=1)
+    return float(dots.std()), float((dots / D).std())
+'''),
+    (3, "measurement: returns NumPy scalars in arrays, not floats", '''
+def score_std(D, sigma_k, n_pairs, seed):
+    rng = np.random.default_rng(seed)
+    q = rng.normal(size=(n_pairs, D))
+    k = rng.normal(scale=sigma_k, size=(n_pairs, D))
+    dots = (q * k).sum(axis=1)
+    return dots.std(keepdims=True), (dots / np.sqrt(D)).std(keepdims=True)
+'''),
+    (3, "measured first, then 'predicted' the wrong measurement (sigma_k ignored in both)", '''
+def prediction():
+    return {(D, s): (np.sqrt(D), 1.0) for D in (16, 64, 256) for s in (1.0, 2.0)}
+
+
+def score_std(D, sigma_k, n_pairs, seed):
+    rng = np.random.default_rng(seed)
+    q = rng.normal(size=(n_pairs, D))
+    k = rng.normal(size=(n_pairs, D))
+    dots = (q * k).sum(axis=1)
+    return float(dots.std()), float((dots / np.sqrt(D)).std())
+'''),
+    (4, "per-row tau without a trailing axis: lines up with the keys (silent when L == S)", '''
+def softmax_temperature(x, tau):
+    x = np.asarray(x, dtype=np.float64)
+    return softmax(x / np.asarray(tau, dtype=np.float64), axis=-1)
+'''),
+    (4, "tau[:, None]: right for a matrix, wrong for batch axes (and a plain number)", '''
+def softmax_temperature(x, tau):
+    x = np.asarray(x, dtype=np.float64)
+    tau = np.asarray(tau, dtype=np.float64)
+    if tau.ndim:
+        tau = tau[:, None]
+    return softmax(x / tau, axis=-1)
+'''),
+    (4, "tau.reshape(-1, 1): flattens the batch axes of tau", '''
+def softmax_temperature(x, tau):
+    x = np.asarray(x, dtype=np.float64)
+    tau = np.asarray(tau, dtype=np.float64)
+    return softmax(x / tau.reshape(-1, 1), axis=-1)
+'''),
+    (4, "tau[..., None] on a plain number: crashes for a Python float", '''
+def softmax_temperature(x, tau):
+    x = np.asarray(x, dtype=np.float64)
+    return softmax(x / tau[..., None], axis=-1)
+'''),
+    (4, "one temperature for every row: the mean of tau", '''
+def softmax_temperature(x, tau):
+    x = np.asarray(x, dtype=np.float64)
+    return softmax(x / np.mean(tau), axis=-1)
+'''),
+    (4, "divides x in place: the caller's scores change", '''
+def softmax_temperature(x, tau):
+    x = np.asarray(x, dtype=np.float64)
+    x /= np.asarray(tau, dtype=np.float64)[..., None]
+    return softmax(x, axis=-1)
+'''),
+    (5, "a multiply-add counted as 1 FLOP", '''
+def score_cost(B, H, L, S, D, dtype):
+    size = torch.empty((), dtype=dtype).element_size()
+    flops = B * H * L * S * D
+    return flops, B * H * L * S * size, flops / (B * H * (L * D + S * D + L * S) * size)
+'''),
+    (5, "4 bytes per number whatever the dtype", '''
+def score_cost(B, H, L, S, D, dtype):
+    flops = 2 * B * H * L * S * D
+    return flops, B * H * L * S * 4, flops / (B * H * (L * D + S * D + L * S) * 4)
+'''),
+    (5, "self-attention assumed: L x L scores", '''
+def score_cost(B, H, L, S, D, dtype):
+    size = torch.empty((), dtype=dtype).element_size()
+    flops = 2 * B * H * L * L * D
+    return flops, B * H * L * L * size, flops / (B * H * (2 * L * D + L * L) * size)
+'''),
+    (5, "bytes moved forget k", '''
+def score_cost(B, H, L, S, D, dtype):
+    size = torch.empty((), dtype=dtype).element_size()
+    flops = 2 * B * H * L * S * D
+    return flops, B * H * L * S * size, flops / (B * H * (L * D + L * S) * size)
+'''),
+    (5, "bytes moved forget the scores written", '''
+def score_cost(B, H, L, S, D, dtype):
+    size = torch.empty((), dtype=dtype).element_size()
+    flops = 2 * B * H * L * S * D
+    return flops, B * H * L * S * size, flops / (B * H * (L * D + S * D) * size)
+'''),
+    (5, "bytes moved count v too", '''
+def score_cost(B, H, L, S, D, dtype):
+    size = torch.empty((), dtype=dtype).element_size()
+    flops = 2 * B * H * L * S * D
+    return flops, B * H * L * S * size, flops / (B * H * (L * D + 2 * S * D + L * S) * size)
+'''),
+    (5, "score bytes include the head size D", '''
+def score_cost(B, H, L, S, D, dtype):
+    size = torch.empty((), dtype=dtype).element_size()
+    flops = 2 * B * H * L * S * D
+    return flops, B * H * L * S * D * size, flops / (B * H * (L * D + S * D + L * S) * size)
+'''),
+    (5, "forgets the heads", '''
+def score_cost(B, H, L, S, D, dtype):
+    size = torch.empty((), dtype=dtype).element_size()
+    flops = 2 * B * L * S * D
+    return flops, B * L * S * size, flops / (B * (L * D + S * D + L * S) * size)
+'''),
+    (5, "integer division for the intensity", '''
+def score_cost(B, H, L, S, D, dtype):
+    size = torch.empty((), dtype=dtype).element_size()
+    flops = 2 * B * H * L * S * D
+    return flops, B * H * L * S * size, flops // (B * H * (L * D + S * D + L * S) * size)
+'''),
+    (5, "NumPy's itemsize on a torch dtype: crashes", '''
+def score_cost(B, H, L, S, D, dtype):
+    size = np.dtype(dtype).itemsize
+    flops = 2 * B * H * L * S * D
+    return flops, B * H * L * S * size, flops / (B * H * (L * D + S * D + L * S) * size)
+'''),
+    (5, "counts QK^T and AV (section 8's attention_cost)", '''
+def score_cost(B, H, L, S, D, dtype):
+    size = torch.empty((), dtype=dtype).element_size()
+    flops = B * H * (2 * L * S * D + 2 * L * S * D)
+    return flops, B * H * L * S * size, flops / (B * H * (L * D + S * D + L * S) * size)
+'''),
+    (6, "the colleague's function unchanged", '''
+def attention_fixed(q, k, v):
+    return attention_v0(q, k, v)
+'''),
+    (6, "fixes the scale only: the global max stays", '''
+def attention_fixed(q, k, v):
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    scores = q @ k.swapaxes(-2, -1) / np.sqrt(q.shape[-1])
+    e = np.exp(scores - scores.max())
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return weights @ v, weights
+'''),
+    (6, "fixes the max only: still divides by D", '''
+def attention_fixed(q, k, v):
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    scores = q @ k.swapaxes(-2, -1) / q.shape[-1]
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return weights @ v, weights
+'''),
+    (6, "max per matrix (last two axes), not per row", '''
+def attention_fixed(q, k, v):
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    scores = q @ k.swapaxes(-2, -1) / np.sqrt(q.shape[-1])
+    e = np.exp(scores - scores.max(axis=(-2, -1), keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return weights @ v, weights
+'''),
+    (6, "max per key column (axis -2)", '''
+def attention_fixed(q, k, v):
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    scores = q @ k.swapaxes(-2, -1) / np.sqrt(q.shape[-1])
+    e = np.exp(scores - scores.max(axis=-2, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return weights @ v, weights
+'''),
+    (6, "row max without keepdims: crashes or lines up with the keys", '''
+def attention_fixed(q, k, v):
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    scores = q @ k.swapaxes(-2, -1) / np.sqrt(q.shape[-1])
+    e = np.exp(scores - scores.max(axis=-1))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return weights @ v, weights
+'''),
+    (6, "scales by sqrt of the number of keys S", '''
+def attention_fixed(q, k, v):
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    scores = q @ k.swapaxes(-2, -1) / np.sqrt(k.shape[-2])
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return weights @ v, weights
+'''),
+    (6, "scales by sqrt of the value width Dv", '''
+def attention_fixed(q, k, v):
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    scores = q @ k.swapaxes(-2, -1) / np.sqrt(v.shape[-1])
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return weights @ v, weights
+'''),
+    (6, "keeps the global max and patches the NaN rows to 0", '''
+def attention_fixed(q, k, v):
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    scores = q @ k.swapaxes(-2, -1) / np.sqrt(q.shape[-1])
+    e = np.exp(scores - scores.max())
+    with np.errstate(invalid="ignore"):
+        weights = np.nan_to_num(e / e.sum(axis=-1, keepdims=True))
+    return weights @ v, weights
+'''),
+    (6, "clips the scores to +-700 instead of shifting per row", '''
+def attention_fixed(q, k, v):
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    scores = np.clip(q @ k.swapaxes(-2, -1) / np.sqrt(q.shape[-1]), -700, 700)
+    e = np.exp(scores)
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return weights @ v, weights
+'''),
+    (6, "no shift at all: overflows on large scores", '''
+def attention_fixed(q, k, v):
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    e = np.exp(q @ k.swapaxes(-2, -1) / np.sqrt(q.shape[-1]))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return weights @ v, weights
+'''),
+    (6, "calls exercise 2's attention instead of fixing", '''
+def attention_fixed(q, k, v):
+    return attention(q, k, v)
+'''),
+    (6, "calls the package's sdpa_np", '''
+from attnlab.scaled_dot_product import sdpa_np
+
+def attention_fixed(q, k, v):
+    return sdpa_np(q, k, v)
+'''),
+    (3, "prediction: sigma_k under the square root with D", '''
+def prediction():
+    return {(D, s): (np.sqrt(D * s), np.sqrt(s)) for D in (16, 64, 256) for s in (1, 2)}
+'''),
+    (4, "np.atleast_1d(tau)[..., None]: a scalar tau adds an axis to the result", '''
+def softmax_temperature(x, tau):
+    x = np.asarray(x, dtype=np.float64)
+    return softmax(x / np.atleast_1d(tau)[..., None], axis=-1)
+'''),
+    (5, "2D - 1 FLOPs per score (multiplies plus additions)", '''
+def score_cost(B, H, L, S, D, dtype):
+    size = torch.empty((), dtype=dtype).element_size()
+    flops = B * H * L * S * (2 * D - 1)
+    return flops, B * H * L * S * size, flops / (B * H * (L * D + S * D + L * S) * size)
+'''),
 ]
 
 RIGHT = [
@@ -164,6 +449,14 @@ def softmax(x, axis=-1):
     lse = m + np.log(np.exp(x - m).sum(axis=axis, keepdims=True))
     return np.exp(x - lse)
 '''),
+    (1, "in place on its own copy", '''
+def softmax(x, axis=-1):
+    x = np.array(x, dtype=np.float64)
+    x -= x.max(axis=axis, keepdims=True)
+    np.exp(x, out=x)
+    x /= x.sum(axis=axis, keepdims=True)
+    return x
+'''),
     (2, "computed in float32 (allowed, float32 tolerance)", '''
 def attention(q, k, v):
     q, k, v = (np.asarray(a, dtype=np.float32) for a in (q, k, v))
@@ -179,16 +472,63 @@ def attention(q, k, v):
     weights = softmax_np(scores, axis=-1)
     return np.einsum("...ls,...sv->...lv", weights, v), weights
 '''),
-    (3, "one draw of shape (2, n_pairs, D)", '''
-def dot_variance(D, n_pairs, seed):
+    (3, "prediction with integer keys and numpy floats", '''
+def prediction():
+    return {(D, s): (float(s * np.sqrt(D)), float(s)) for D in (16, 64, 256) for s in (1, 2)}
+'''),
+    (3, "measurement: one draw of shape (2, n_pairs, D), k rescaled, einsum", '''
+def score_std(D, sigma_k, n_pairs, seed):
     rng = np.random.default_rng(seed)
     q, k = rng.standard_normal((2, n_pairs, D))
-    return float(np.einsum("nd,nd->n", q, k).var())
+    dots = np.einsum("nd,nd->n", q, sigma_k * k)
+    return float(dots.std(ddof=1)), float(dots.std(ddof=1) / np.sqrt(D))
 '''),
-    (4, "the package's softmax_np (allowed)", '''
+    (4, "the package's softmax_np (allowed) and np.expand_dims", '''
 from attnlab.scaled_dot_product import softmax_np
 
 def softmax_temperature(x, tau):
-    return softmax_np(np.asarray(x) / tau)
+    return softmax_np(np.asarray(x) / np.expand_dims(np.asarray(tau), -1))
+'''),
+    (4, "reshape tau to x.shape[:-1] + (1,)", '''
+def softmax_temperature(x, tau):
+    x = np.asarray(x, dtype=np.float64)
+    tau = np.broadcast_to(np.asarray(tau, dtype=np.float64), x.shape[:-1])
+    return softmax(x / tau.reshape(x.shape[:-1] + (1,)), axis=-1)
+'''),
+    (5, "itemsize from torch.finfo bits", '''
+def score_cost(B, H, L, S, D, dtype):
+    size = torch.finfo(dtype).bits // 8
+    numbers = B * H * (L * D + S * D + L * S)
+    flops = 2 * D * (B * H * L * S)
+    return flops, B * H * L * S * size, flops / (numbers * size)
+'''),
+    (5, "dtype.itemsize, and the intensity from the formula without B and H", '''
+def score_cost(B, H, L, S, D, dtype):
+    b = dtype.itemsize
+    return 2 * B * H * L * S * D, B * H * L * S * b, 2 * L * S * D / ((L * D + S * D + L * S) * b)
+'''),
+    (6, "with softmax_np and the scale as a multiplication", '''
+from attnlab.scaled_dot_product import softmax_np
+
+def attention_fixed(q, k, v):
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    weights = softmax_np((q @ k.swapaxes(-2, -1)) * q.shape[-1] ** -0.5, axis=-1)
+    return weights @ v, weights
+'''),
+    (6, "with exercise 1's softmax and einsum", '''
+def attention_fixed(q, k, v):
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    scores = np.einsum("...ld,...sd->...ls", q, k) / np.sqrt(q.shape[-1])
+    weights = softmax(scores, axis=-1)
+    return np.einsum("...ls,...sv->...lv", weights, v), weights
+'''),
+    (6, "through the log-sum-exp per row", '''
+def attention_fixed(q, k, v):
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    scores = q @ k.swapaxes(-2, -1) / np.sqrt(q.shape[-1])
+    m = scores.max(axis=-1, keepdims=True)
+    lse = m + np.log(np.exp(scores - m).sum(axis=-1, keepdims=True))
+    weights = np.exp(scores - lse)
+    return weights @ v, weights
 '''),
 ]
