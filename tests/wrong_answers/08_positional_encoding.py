@@ -433,6 +433,94 @@ def wavelengths(D, base):
 def slow_pairs(D, base, L):
     return int(np.sum(wavelengths(D, base) > L))
 '''),
+    # --- added by the outside-reader pass (slipped through, or caught with a wrong message)
+    (1, "float32 throughout: off by about 5e-6 at position 129", '''
+def sinusoidal_table(n_positions, E):
+    omega = np.float32(10000.0) ** (-np.arange(0, E, 2, dtype=np.float32) / np.float32(E))
+    angles = np.arange(n_positions, dtype=np.float32)[:, None] * omega
+    pe = np.zeros((n_positions, E), dtype=np.float32)
+    pe[:, 0::2], pe[:, 1::2] = np.sin(angles), np.cos(angles)
+    return pe
+'''),
+    (1, "the table allocated with the integer dtype of the positions", '''
+def sinusoidal_table(n_positions, E):
+    pos = np.arange(n_positions)[:, None]
+    angles = pos * 10000.0 ** (-np.arange(0, E, 2) / E)
+    pe = np.zeros_like(np.broadcast_to(pos, (n_positions, E)))
+    pe[:, 0::2], pe[:, 1::2] = np.sin(angles), np.cos(angles)
+    return pe
+'''),
+    (3, "the exponent's denominator hard-coded to 8, the check's head size", '''
+def rope_half(x, positions):
+    x = np.asarray(x, dtype=np.float64)
+    D = x.shape[-1]; h = D // 2
+    ang = np.asarray(positions, dtype=np.float64)[:, None] * 10000.0 ** (-np.arange(0, D, 2) / 8)
+    a, b = x[..., :h], x[..., h:]
+    return np.concatenate([a * np.cos(ang) - b * np.sin(ang), a * np.sin(ang) + b * np.cos(ang)], -1)
+'''),
+    (3, "a float32 result (the statement asks for float64)", '''
+def rope_half(x, positions):
+    x = np.asarray(x, dtype=np.float64)
+    D = x.shape[-1]; h = D // 2
+    ang = np.asarray(positions, dtype=np.float64)[:, None] * 10000.0 ** (-np.arange(0, D, 2) / D)
+    a, b = x[..., :h], x[..., h:]
+    out = np.concatenate([a * np.cos(ang) - b * np.sin(ang), a * np.sin(ang) + b * np.cos(ang)], -1)
+    return out.astype(np.float32)
+'''),
+    (4, "the reordered columns written back into the caller's W", '''
+def port_to_interleaved(W, H):
+    W = np.asarray(W)
+    D = W.shape[1] // H
+    back = np.argsort(interleaved_to_half_perm(D))
+    W[:] = W[:, np.concatenate([h * D + back for h in range(H)])]
+    return W
+'''),
+    (6, "float32 wavelengths (the statement asks for float64)", '''
+def wavelengths(D, base):
+    return (2 * np.pi * base ** (np.arange(0, D, 2) / D)).astype(np.float32)
+
+
+def slow_pairs(D, base, L):
+    return int((2 * np.pi * base ** (np.arange(0, D, 2) / D) > L).sum())
+'''),
+    (6, "slow_pairs over L - 1 steps (positions 0 .. L-1): wavelength > L - 1", '''
+def wavelengths(D, base):
+    return 2 * np.pi * base ** (np.arange(0, D, 2) / D)
+
+
+def slow_pairs(D, base, L):
+    return int((wavelengths(D, base) > L - 1).sum())
+'''),
+    (6, "slow_pairs with the wavelengths cut to integers (int(62.8) = 62)", '''
+def wavelengths(D, base):
+    return 2 * np.pi * base ** (np.arange(0, D, 2) / D)
+
+
+def slow_pairs(D, base, L):
+    return int((wavelengths(D, base).astype(int) > L).sum())
+'''),
+    (7, "distinct_rows with np.allclose's default tolerances (atol=1e-8, rtol=1e-5)", '''
+def distinct_rows(x, W_q, W_k, W_v, causal):
+    L = x.shape[0]
+    out, _ = self_attention_np(x, W_q, W_k, W_v, causal_mask_np(L) if causal else None)
+    return sum(1 for i in range(L) if not any(np.allclose(out[i], out[j]) for j in range(i)))
+'''),
+    (7, "distinct_rows by rounding to 3 decimals, then np.unique", '''
+def distinct_rows(x, W_q, W_k, W_v, causal):
+    L = x.shape[0]
+    out, _ = self_attention_np(x, W_q, W_k, W_v, causal_mask_np(L) if causal else None)
+    return len(np.unique(out.round(3), axis=0))
+'''),
+    (7, "distinct_rows counts the distinct rows of the weights, not of the output", '''
+def distinct_rows(x, W_q, W_k, W_v, causal):
+    L = x.shape[0]
+    _, w = self_attention_np(x, W_q, W_k, W_v, causal_mask_np(L) if causal else None)
+    kept = []
+    for row in w:
+        if not any(np.abs(row - r).max() <= 1e-9 for r in kept):
+            kept.append(row)
+    return len(kept)
+'''),
 ]
 
 RIGHT = [
@@ -557,5 +645,22 @@ def distinct_rows(x, W_q, W_k, W_v, causal):
     out, _ = self_attention_np(x, W_q, W_k, W_v, causal_mask_np(L) if causal else None)
     close = np.abs(out[:, None, :] - out[None, :, :]).max(-1) <= 1e-9
     return sum(1 for i in range(L) if not close[i, :i].any())
+'''),
+    # --- added by the outside-reader pass
+    (3, "complex numbers: (x_i + 1j x_{i+D/2}) * exp(1j p theta_i)", '''
+def rope_half(x, positions):
+    x = np.asarray(x, dtype=np.float64)
+    D = x.shape[-1]; h = D // 2
+    ang = np.outer(np.asarray(positions, dtype=np.float64), 10000.0 ** (-np.arange(0, D, 2) / D))
+    z = (x[..., :h] + 1j * x[..., h:]) * np.exp(1j * ang)
+    return np.concatenate([z.real, z.imag], axis=-1)
+'''),
+    (6, "slow_pairs with ceil(wavelength) > L (the same for an integer L)", '''
+def wavelengths(D, base):
+    return 2 * np.pi * base ** (np.arange(0, D, 2) / D)
+
+
+def slow_pairs(D, base, L):
+    return int((np.ceil(wavelengths(D, base)) > L).sum())
 '''),
 ]
