@@ -203,6 +203,316 @@ def load_layer(block, weights, i):
             module.bias.copy_(torch.from_numpy(weights[pre + name + ".bias"].copy()))
     return block
 '''),
+    (1, "the mean of the first n positions: assumes the padding is on the right", """
+def mean_pool(hidden, keep, normalize=True):
+    hidden, keep = np.asarray(hidden, dtype=np.float64), np.asarray(keep, dtype=bool)
+    n = keep.sum(axis=1)
+    mean = np.stack([hidden[b, :n[b]].mean(axis=0) for b in range(len(n))])
+    if normalize:
+        mean = mean / np.linalg.norm(mean, axis=-1, keepdims=True)
+    return mean
+"""),
+    (1, "zeroes the padding in the caller's array (in place)", """
+def mean_pool(hidden, keep, normalize=True):
+    hidden, keep = np.asarray(hidden, dtype=np.float64), np.asarray(keep, dtype=bool)
+    hidden[~keep] = 0.0
+    mean = hidden.sum(axis=1) / keep.sum(axis=1, keepdims=True)
+    if normalize:
+        mean = mean / np.linalg.norm(mean, axis=-1, keepdims=True)
+    return mean
+"""),
+    (1, "divides by the number of real tokens in the whole batch", """
+def mean_pool(hidden, keep, normalize=True):
+    summed = (hidden * keep[..., None]).sum(axis=1)
+    mean = summed / keep.sum()
+    if normalize:
+        mean = mean / np.linalg.norm(mean, axis=-1, keepdims=True)
+    return mean
+"""),
+    (1, "keep used without an axis for E: broadcasting error on (B, S, E) * (B, S)", """
+def mean_pool(hidden, keep, normalize=True):
+    mean = (hidden * keep).sum(axis=1) / keep.sum(axis=1, keepdims=True)
+    if normalize:
+        mean = mean / np.linalg.norm(mean, axis=-1, keepdims=True)
+    return mean
+"""),
+    (3, "the residual weight swapped: (1 - r) I + r A", """
+def rollout(attentions, residual=0.5):
+    n = np.asarray(attentions[0]).shape[-1]
+    result = np.eye(n)
+    for w in attentions:
+        a_hat = (1 - residual) * np.eye(n) + residual * np.asarray(w).mean(axis=0)
+        result = a_hat @ result
+    return result
+"""),
+    (3, "the last layer's mixing only", """
+def rollout(attentions, residual=0.5):
+    n = np.asarray(attentions[0]).shape[-1]
+    return residual * np.eye(n) + (1 - residual) * np.asarray(attentions[-1]).mean(axis=0)
+"""),
+    (4, "pops the tensors it used from the dictionary (to see that all were used)", """
+def load_layer(block, weights, i):
+    pre = f"encoder.layer.{i}."
+    table = {block.self_attn.q_proj: "attention.self.query",
+             block.self_attn.k_proj: "attention.self.key",
+             block.self_attn.v_proj: "attention.self.value",
+             block.self_attn.out_proj: "attention.output.dense",
+             block.norm1: "attention.output.LayerNorm",
+             block.ffn.linear1: "intermediate.dense",
+             block.ffn.linear2: "output.dense",
+             block.norm2: "output.LayerNorm"}
+    with torch.no_grad():
+        for module, name in table.items():
+            module.weight.copy_(torch.from_numpy(weights.pop(pre + name + ".weight").copy()))
+            module.bias.copy_(torch.from_numpy(weights.pop(pre + name + ".bias").copy()))
+    return block
+"""),
+    (4, "the attention output projection loaded from the FFN's output.dense", """
+def load_layer(block, weights, i):
+    pre = f"encoder.layer.{i}."
+    table = {block.self_attn.q_proj: "attention.self.query",
+             block.self_attn.k_proj: "attention.self.key",
+             block.self_attn.v_proj: "attention.self.value",
+             block.self_attn.out_proj: "attention.output.dense",
+             block.norm1: "attention.output.LayerNorm",
+             block.ffn.linear1: "intermediate.dense",
+             block.ffn.linear2: "output.dense",
+             block.norm2: "output.LayerNorm"}
+    table[block.self_attn.out_proj] = "output.dense"
+    with torch.no_grad():
+        for module, name in table.items():
+            w = torch.from_numpy(weights[pre + name + ".weight"].copy())
+            if w.shape != module.weight.shape:
+                continue                          # "skip what does not fit"
+            module.weight.copy_(w)
+            module.bias.copy_(torch.from_numpy(weights[pre + name + ".bias"].copy()))
+    return block
+"""),
+    (4, "always layer 0 (the index ignored)", """
+def load_layer(block, weights, i):
+    pre = "encoder.layer.0."
+    table = {block.self_attn.q_proj: "attention.self.query",
+             block.self_attn.k_proj: "attention.self.key",
+             block.self_attn.v_proj: "attention.self.value",
+             block.self_attn.out_proj: "attention.output.dense",
+             block.norm1: "attention.output.LayerNorm",
+             block.ffn.linear1: "intermediate.dense",
+             block.ffn.linear2: "output.dense",
+             block.norm2: "output.LayerNorm"}
+    with torch.no_grad():
+        for module, name in table.items():
+            module.weight.copy_(torch.from_numpy(weights[pre + name + ".weight"].copy()))
+            module.bias.copy_(torch.from_numpy(weights[pre + name + ".bias"].copy()))
+    return block
+"""),
+    (4, "the chapter's LAYER_NAME_MAP imported instead of the table written out", """
+from attnlab.pretrained_encoder import LAYER_NAME_MAP
+def load_layer(block, weights, i):
+    with torch.no_grad():
+        for ours, theirs in LAYER_NAME_MAP.items():
+            module = block.get_submodule(ours)
+            module.weight.copy_(torch.from_numpy(weights[f"encoder.layer.{i}.{theirs}.weight"].copy()))
+            module.bias.copy_(torch.from_numpy(weights[f"encoder.layer.{i}.{theirs}.bias"].copy()))
+    return block
+"""),
+    (5, "biases forgotten: weight matrices only", """
+def n_parameters(config):
+    V, E, F = config["vocab_size"], config["hidden_size"], config["intermediate_size"]
+    rows = V + config["max_position_embeddings"] + config["type_vocab_size"]
+    block = 4 * E * E + 2 * E * F + 4 * E
+    return rows * E + 2 * E + config["num_hidden_layers"] * block
+"""),
+    (5, "LayerNorms forgotten", """
+def n_parameters(config):
+    V, E, F = config["vocab_size"], config["hidden_size"], config["intermediate_size"]
+    rows = V + config["max_position_embeddings"] + config["type_vocab_size"]
+    block = 4 * (E * E + E) + (E * F + F) + (F * E + E)
+    return rows * E + config["num_hidden_layers"] * block
+"""),
+    (5, "the embeddings' LayerNorm forgotten", """
+def n_parameters(config):
+    V, E, F = config["vocab_size"], config["hidden_size"], config["intermediate_size"]
+    rows = V + config["max_position_embeddings"] + config["type_vocab_size"]
+    block = 4 * (E * E + E) + (E * F + F) + (F * E + E) + 4 * E
+    return rows * E + config["num_hidden_layers"] * block
+"""),
+    (5, "the feed-forward width taken as 4E", """
+def n_parameters(config):
+    V, E = config["vocab_size"], config["hidden_size"]
+    F = 4 * E
+    rows = V + config["max_position_embeddings"] + config["type_vocab_size"]
+    block = 4 * (E * E + E) + (E * F + F) + (F * E + E) + 4 * E
+    return rows * E + 2 * E + config["num_hidden_layers"] * block
+"""),
+    (5, "the pooler counted (the checkpoint has one; BertEncoder does not)", """
+def n_parameters(config):
+    V, E, F = config["vocab_size"], config["hidden_size"], config["intermediate_size"]
+    rows = V + config["max_position_embeddings"] + config["type_vocab_size"]
+    block = 4 * (E * E + E) + (E * F + F) + (F * E + E) + 4 * E
+    return rows * E + 2 * E + config["num_hidden_layers"] * block + E * E + E
+"""),
+    (5, "the token-type table forgotten", """
+def n_parameters(config):
+    V, E, F = config["vocab_size"], config["hidden_size"], config["intermediate_size"]
+    rows = V + config["max_position_embeddings"]
+    block = 4 * (E * E + E) + (E * F + F) + (F * E + E) + 4 * E
+    return rows * E + 2 * E + config["num_hidden_layers"] * block
+"""),
+    (5, "two token types assumed (type_vocab_size ignored)", """
+def n_parameters(config):
+    V, E, F = config["vocab_size"], config["hidden_size"], config["intermediate_size"]
+    rows = V + config["max_position_embeddings"] + 2
+    block = 4 * (E * E + E) + (E * F + F) + (F * E + E) + 4 * E
+    return rows * E + 2 * E + config["num_hidden_layers"] * block
+"""),
+    (5, "per head: H projections of E x D for q, k, v and o (o is E x E)", """
+def n_parameters(config):
+    V, E, F, H = (config[k] for k in ("vocab_size", "hidden_size", "intermediate_size",
+                                      "num_attention_heads"))
+    D = E // H
+    rows = V + config["max_position_embeddings"] + config["type_vocab_size"]
+    block = 4 * H * (D * D + D) + (E * F + F) + (F * E + E) + 4 * E
+    return rows * E + 2 * E + config["num_hidden_layers"] * block
+"""),
+    (5, "six layers hard-coded", """
+def n_parameters(config):
+    V, E, F = config["vocab_size"], config["hidden_size"], config["intermediate_size"]
+    rows = V + config["max_position_embeddings"] + config["type_vocab_size"]
+    block = 4 * (E * E + E) + (E * F + F) + (F * E + E) + 4 * E
+    return rows * E + 2 * E + 6 * block
+"""),
+    (5, "a float (the count divided out and multiplied back)", """
+def n_parameters(config):
+    V, E, F = config["vocab_size"], config["hidden_size"], config["intermediate_size"]
+    rows = V + config["max_position_embeddings"] + config["type_vocab_size"]
+    block = E * (4 * (E + 1) + 2 * F + F / E + 1 + 4)
+    return rows * E + 2 * E + config["num_hidden_layers"] * block
+"""),
+    (5, "builds the model and counts (the check's job)", """
+from attnlab.pretrained_encoder import BertEncoder
+def n_parameters(config):
+    return sum(p.numel() for p in BertEncoder.from_config(config).parameters())
+"""),
+    (6, "trusts attention: [CLS] matters most, and hiding it is like deleting it", """
+def prediction():
+    return ["delete [CLS]", "hide [CLS]", "delete sofa"]
+"""),
+    (6, "trusts the gradient: sofa first, [CLS] hardly matters either way", """
+def prediction():
+    return ["delete sofa", "delete [CLS]", "hide [CLS]"]
+"""),
+    (6, "sofa first, then hiding [CLS], then deleting it", """
+def prediction():
+    return ["delete sofa", "hide [CLS]", "delete [CLS]"]
+"""),
+    (6, "a single name instead of the ranking", """
+def prediction():
+    return "hide [CLS]"
+"""),
+    (6, "delete implemented as a [PAD] id in the token's place", """
+def embedding_shift(ids, j, how):
+    def embedding(ids_, keep_):
+        x, k = np.array([ids_]), np.array([keep_])
+        with torch.no_grad():
+            h, _ = model(torch.from_numpy(x), torch.from_numpy(k))
+        return mean_pool_np(h[-1].numpy(), k)[0]
+    n = len(ids)
+    before = embedding(list(ids), [True] * n)
+    if how == "delete":
+        after = embedding([0 if i == j else t for i, t in enumerate(ids)], [True] * n)
+    else:
+        after = embedding(list(ids), [i != j for i in range(n)])
+    return float(1 - before @ after)
+"""),
+    (6, "delete implemented as a mask (the same as hide)", """
+def embedding_shift(ids, j, how):
+    def embedding(ids_, keep_):
+        x, k = np.array([ids_]), np.array([keep_])
+        with torch.no_grad():
+            h, _ = model(torch.from_numpy(x), torch.from_numpy(k))
+        return mean_pool_np(h[-1].numpy(), k)[0]
+    n = len(ids)
+    before = embedding(list(ids), [True] * n)
+    after = embedding(list(ids), [i != j for i in range(n)])
+    return float(1 - before @ after)
+"""),
+    (6, "hide masks the key but the mean still includes the hidden token", """
+def embedding_shift(ids, j, how):
+    def embedding(ids_, keep_, pool):
+        x, k = np.array([ids_]), np.array([keep_])
+        with torch.no_grad():
+            h, _ = model(torch.from_numpy(x), torch.from_numpy(k))
+        return mean_pool_np(h[-1].numpy(), np.array([pool]))[0]
+    n = len(ids)
+    before = embedding(list(ids), [True] * n, [True] * n)
+    if how == "delete":
+        after = embedding(list(ids[:j]) + list(ids[j + 1:]), [True] * (n - 1), [True] * (n - 1))
+    else:
+        after = embedding(list(ids), [i != j for i in range(n)], [True] * n)
+    return float(1 - before @ after)
+"""),
+    (6, "the cosine instead of the shift", """
+def embedding_shift(ids, j, how):
+    def embedding(ids_, keep_):
+        x, k = np.array([ids_]), np.array([keep_])
+        with torch.no_grad():
+            h, _ = model(torch.from_numpy(x), torch.from_numpy(k))
+        return mean_pool_np(h[-1].numpy(), k)[0]
+    n = len(ids)
+    before = embedding(list(ids), [True] * n)
+    if how == "delete":
+        after = embedding(list(ids[:j]) + list(ids[j + 1:]), [True] * (n - 1))
+    else:
+        after = embedding(list(ids), [i != j for i in range(n)])
+    return float(before @ after)
+"""),
+    (6, "means not normalised: 1 minus a dot product of raw means", """
+def embedding_shift(ids, j, how):
+    def embedding(ids_, keep_):
+        x, k = np.array([ids_]), np.array([keep_])
+        with torch.no_grad():
+            h, _ = model(torch.from_numpy(x), torch.from_numpy(k))
+        return h[-1][0].numpy()[k[0]].mean(axis=0)
+    n = len(ids)
+    before = embedding(list(ids), [True] * n)
+    if how == "delete":
+        after = embedding(list(ids[:j]) + list(ids[j + 1:]), [True] * (n - 1))
+    else:
+        after = embedding(list(ids), [i != j for i in range(n)])
+    return float(1 - before @ after)
+"""),
+    (6, "the [CLS] vector (position 0 of the last layer) as the embedding", """
+def embedding_shift(ids, j, how):
+    def embedding(ids_, keep_):
+        x, k = np.array([ids_]), np.array([keep_])
+        with torch.no_grad():
+            h, _ = model(torch.from_numpy(x), torch.from_numpy(k))
+        e = h[-1][0, 0].numpy()
+        return e / np.linalg.norm(e)
+    n = len(ids)
+    before = embedding(list(ids), [True] * n)
+    if how == "delete":
+        after = embedding(list(ids[:j]) + list(ids[j + 1:]), [True] * (n - 1))
+    else:
+        after = embedding(list(ids), [i != j for i in range(n)])
+    return float(1 - before @ after)
+"""),
+    (6, "deletes with ids.pop(j): the caller's list loses a token", """
+def embedding_shift(ids, j, how):
+    def embedding(ids_, keep_):
+        x, k = np.array([ids_]), np.array([keep_])
+        with torch.no_grad():
+            h, _ = model(torch.from_numpy(x), torch.from_numpy(k))
+        return mean_pool_np(h[-1].numpy(), k)[0]
+    n = len(ids)
+    before = embedding(list(ids), [True] * n)
+    if how == "delete":
+        ids.pop(j)
+        after = embedding(ids, [True] * (n - 1))
+    else:
+        after = embedding(list(ids), [i != j for i in range(n)])
+    return float(1 - before @ after)
+"""),
 ]
 
 RIGHT = [
@@ -260,4 +570,64 @@ def load_layer(block, weights, i):
         module.bias.data = torch.from_numpy(weights[pre + theirs + ".bias"])
     return block
 '''),
+    (1, "boolean indexing, row by row", """
+def mean_pool(hidden, keep, normalize=True):
+    h, k = np.asarray(hidden, dtype=np.float64), np.asarray(keep, dtype=bool)
+    mean = np.stack([h[b][k[b]].mean(axis=0) for b in range(h.shape[0])])
+    return mean / np.linalg.norm(mean, axis=-1, keepdims=True) if normalize else mean
+"""),
+    (1, "np.where on a copy, then a masked mean", """
+def mean_pool(hidden, keep, normalize=True):
+    m = np.asarray(keep)[..., None]
+    mean = np.where(m, hidden, 0.0).sum(axis=1) / m.sum(axis=1)
+    if normalize:
+        mean /= np.linalg.norm(mean, axis=1, keepdims=True)
+    return mean
+"""),
+    (3, "matrix_power-free recursion from the last layer down", """
+def rollout(attentions, residual=0.5):
+    n = np.asarray(attentions[0]).shape[-1]
+    if not attentions:
+        return np.eye(n)
+    *earlier, w = attentions
+    a_hat = residual * np.eye(n) + (1 - residual) * np.mean(w, axis=0)
+    return a_hat @ (rollout(earlier, residual) if earlier else np.eye(n))
+"""),
+    (5, "attention counted per head: H (E D + D) for q, k, v, plus the output projection", """
+def n_parameters(config):
+    V, E, F, H = (config[k] for k in ("vocab_size", "hidden_size", "intermediate_size",
+                                      "num_attention_heads"))
+    D = E // H
+    emb = (V + config["max_position_embeddings"] + config["type_vocab_size"] + 2) * E
+    block = 3 * H * (E * D + D) + (E * E + E) + 2 * E * F + F + E + 4 * E
+    return emb + config["num_hidden_layers"] * block
+"""),
+    (5, "a NumPy integer from a table of module shapes", """
+def n_parameters(config):
+    E, F = config["hidden_size"], config["intermediate_size"]
+    tables = [(config["vocab_size"], E), (config["max_position_embeddings"], E),
+              (config["type_vocab_size"], E), (E,), (E,)]
+    block = [(E, E), (E,)] * 4 + [(E,), (E,)] * 2 + [(F, E), (F,), (E, F), (E,)]
+    shapes = tables + block * config["num_hidden_layers"]
+    return np.sum([np.prod(s) for s in shapes], dtype=np.int64)
+"""),
+    (6, "measured with torch: F.normalize and a dot product, deletion by slicing a tensor", """
+import torch.nn.functional as F
+
+def embedding_shift(ids, j, how):
+    x = torch.tensor([ids])
+    k = torch.ones_like(x, dtype=torch.bool)
+    if how == "delete":
+        x2, k2 = torch.cat([x[:, :j], x[:, j + 1:]], 1), k[:, 1:]
+    else:
+        x2, k2 = x, k.clone()
+        k2[0, j] = False
+
+    def emb(a, m):
+        with torch.no_grad():
+            h = model(a, m)[0][-1][0]
+        return F.normalize(h[m[0]].mean(0), dim=0)
+
+    return (1 - emb(x, k) @ emb(x2, k2)).item()
+"""),
 ]

@@ -252,6 +252,301 @@ def gqa_attention_pt(q, k, v, allowed=None):
     out = F.scaled_dot_product_attention(q, k, v, attn_mask=allowed, enable_gqa=True)
     return out, None
 '''),
+    (1, "scales q_t in place: the caller's query changes", '''
+def decode_step(q_t, k_t, v_t, K, V):
+    q_t, k_t, v_t = (np.asarray(a, dtype=np.float64) for a in (q_t, k_t, v_t))
+    K, V = np.asarray(K, dtype=np.float64), np.asarray(V, dtype=np.float64)
+    q_t /= np.sqrt(q_t.shape[0])
+    K = np.concatenate([K, k_t[None]], axis=0)
+    V = np.concatenate([V, v_t[None]], axis=0)
+    scores = K @ q_t
+    weights = np.exp(scores - scores.max())
+    weights /= weights.sum()
+    return weights @ V, weights, K, V
+'''),
+    (3, "head size from E / H instead of the config's D", '''
+def max_sequences(config, T, memory_bytes, bytes_per_element=2):
+    kept = T if config["window"] is None else min(T, config["window"])
+    D = config["E"] // config["H"]
+    per_token = 2 * config["n_layers"] * config["Hkv"] * D * bytes_per_element
+    return int(memory_bytes // (kept * per_token))
+'''),
+    (3, 'writes the window into the config (window = T when there is none)', '''
+def max_sequences(config, T, memory_bytes, bytes_per_element=2):
+    if config["window"] is None:
+        config["window"] = T
+    kept = min(T, config["window"])
+    per_token = 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
+    return int(memory_bytes // (kept * per_token))
+'''),
+    (3, "one layer's bytes only (n_layers left out)", '''
+def max_sequences(config, T, memory_bytes, bytes_per_element=2):
+    kept = T if config["window"] is None else min(T, config["window"])
+    per_token = 2 * config["Hkv"] * config["D"] * bytes_per_element
+    return int(memory_bytes // (kept * per_token))
+'''),
+    (4, "q scaled in place (q /= sqrt(D)): the caller's queries change", '''
+def gqa_attention_pt(q, k, v, allowed=None):
+    G = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(G, dim=1), v.repeat_interleave(G, dim=1)
+    q /= q.shape[-1] ** 0.5
+    scores = q @ k.transpose(-2, -1)
+    if allowed is not None:
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ v, weights
+'''),
+    (4, 'the mask argument ignored', '''
+def gqa_attention_pt(q, k, v, allowed=None):
+    G = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(G, dim=1), v.repeat_interleave(G, dim=1)
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ v, weights
+'''),
+    (4, 'mask applied after the softmax (weights zeroed, not renormalised)', '''
+def gqa_attention_pt(q, k, v, allowed=None):
+    G = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(G, dim=1), v.repeat_interleave(G, dim=1)
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    weights = torch.softmax(scores, dim=-1)
+    if allowed is not None:
+        weights = weights * allowed
+    return weights @ v, weights
+'''),
+    (4, 'K grouped with repeat_interleave, V tiled with repeat', '''
+def gqa_attention_pt(q, k, v, allowed=None):
+    G = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(G, dim=1), v.repeat(1, G, 1, 1)
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    if allowed is not None:
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ v, weights
+'''),
+    (4, 'expand and reshape in the wrong order: (B, G, Hkv) tiles the heads like repeat', '''
+def gqa_attention_pt(q, k, v, allowed=None):
+    G = q.shape[1] // k.shape[1]
+    B, Hkv, S, D = k.shape
+    k = k[:, None].expand(B, G, Hkv, S, D).reshape(B, G * Hkv, S, D)
+    v = v[:, None].expand(B, G, Hkv, S, D).reshape(B, G * Hkv, S, D)
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    if allowed is not None:
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ v, weights
+'''),
+    (5, 'the buggy decoder unchanged', '''
+def decode_batch(model, prompts, n_new):
+    return decode_batch_buggy(model, prompts, n_new)
+'''),
+    (5, 'positions fixed once after the prefill: every decoded token at the same position', '''
+@torch.no_grad()
+def decode_batch(model, prompts, n_new):
+    tokens, pos = left_pad(prompts)
+    cache = KVCache(len(model.blocks))
+    logits = model(tokens, pos=pos, cache=cache)[:, -1]
+    steps = [logits]
+    pos = pos[:, -1:] + 1
+    for _ in range(n_new - 1):
+        nxt = logits.argmax(-1, keepdim=True)
+        logits = model(nxt, pos=pos, cache=cache)[:, -1]
+        steps.append(logits)
+    return torch.stack(steps, dim=1)
+'''),
+    (5, 'len(cache) minus the padding of row 0 for every row', '''
+@torch.no_grad()
+def decode_batch(model, prompts, n_new):
+    tokens, pos = left_pad(prompts)
+    cache = KVCache(len(model.blocks))
+    logits = model(tokens, pos=pos, cache=cache)[:, -1]
+    steps = [logits]
+    for _ in range(n_new - 1):
+        nxt = logits.argmax(-1, keepdim=True)
+        pos = torch.full((len(prompts), 1), len(cache) - (tokens.shape[1] - len(prompts[0])))
+        logits = model(nxt, pos=pos, cache=cache)[:, -1]
+        steps.append(logits)
+    return torch.stack(steps, dim=1)
+'''),
+    (5, 'len(cache) minus the largest padding of the batch', '''
+@torch.no_grad()
+def decode_batch(model, prompts, n_new):
+    tokens, pos = left_pad(prompts)
+    cache = KVCache(len(model.blocks))
+    logits = model(tokens, pos=pos, cache=cache)[:, -1]
+    steps = [logits]
+    for _ in range(n_new - 1):
+        nxt = logits.argmax(-1, keepdim=True)
+        n_pad = tokens.shape[1] - min(len(p) for p in prompts)
+        pos = torch.full((len(prompts), 1), len(cache) - n_pad)
+        logits = model(nxt, pos=pos, cache=cache)[:, -1]
+        steps.append(logits)
+    return torch.stack(steps, dim=1)
+'''),
+    (5, "each row's real tokens plus the step, off by one (the new token counted too)", '''
+@torch.no_grad()
+def decode_batch(model, prompts, n_new):
+    tokens, pos = left_pad(prompts)
+    cache = KVCache(len(model.blocks))
+    logits = model(tokens, pos=pos, cache=cache)[:, -1]
+    steps = [logits]
+    n_real = (pos >= 0).sum(1, keepdim=True)
+    for t in range(n_new - 1):
+        nxt = logits.argmax(-1, keepdim=True)
+        pos = n_real + t + 1
+        logits = model(nxt, pos=pos, cache=cache)[:, -1]
+        steps.append(logits)
+    return torch.stack(steps, dim=1)
+'''),
+    (5, 'positions restarted at 0 for every decoded token', '''
+@torch.no_grad()
+def decode_batch(model, prompts, n_new):
+    tokens, pos = left_pad(prompts)
+    cache = KVCache(len(model.blocks))
+    logits = model(tokens, pos=pos, cache=cache)[:, -1]
+    steps = [logits]
+    for _ in range(n_new - 1):
+        nxt = logits.argmax(-1, keepdim=True)
+        pos = torch.zeros(len(prompts), 1, dtype=torch.long)
+        logits = model(nxt, pos=pos, cache=cache)[:, -1]
+        steps.append(logits)
+    return torch.stack(steps, dim=1)
+'''),
+    (5, 'right logits by re-running the whole batch each step: the cache is not used', '''
+@torch.no_grad()
+def decode_batch(model, prompts, n_new):
+    seqs = [list(p) for p in prompts]
+    steps = []
+    for _ in range(n_new):
+        tokens, pos = left_pad(seqs)
+        logits = model(tokens, pos=pos)[:, -1]
+        steps.append(logits)
+        for s, t in zip(seqs, logits.argmax(-1).tolist()):
+            s.append(t)
+    return torch.stack(steps, dim=1)
+'''),
+    (5, "fixed, but the new tokens appended to the caller's prompt lists", '''
+@torch.no_grad()
+def decode_batch(model, prompts, n_new):
+    tokens, pos = left_pad(prompts)
+    cache = KVCache(len(model.blocks))
+    logits = model(tokens, pos=pos, cache=cache)[:, -1]
+    steps = [logits]
+    for _ in range(n_new - 1):
+        nxt = logits.argmax(-1, keepdim=True)
+        for p, t in zip(prompts, nxt[:, 0].tolist()):
+            p.append(t)
+        pos = pos[:, -1:] + 1
+        logits = model(nxt, pos=pos, cache=cache)[:, -1]
+        steps.append(logits)
+    return torch.stack(steps, dim=1)
+'''),
+    (5, 'padding given position 0 so that len(cache) fits (the pads become visible keys)', '''
+@torch.no_grad()
+def decode_batch(model, prompts, n_new):
+    tokens, pos = left_pad(prompts)
+    pos = torch.where(pos >= 0, pos, 0)
+    cache = KVCache(len(model.blocks))
+    logits = model(tokens, pos=pos, cache=cache)[:, -1]
+    steps = [logits]
+    for _ in range(n_new - 1):
+        nxt = logits.argmax(-1, keepdim=True)
+        pos = pos[:, -1:] + 1
+        logits = model(nxt, pos=pos, cache=cache)[:, -1]
+        steps.append(logits)
+    return torch.stack(steps, dim=1)
+'''),
+    (6, "prediction: keeping the cache, turn 1's last token forgotten", '''
+def prediction():
+    return (115, 73)
+'''),
+    (6, 'prediction: P + N per turn (as if the last token were fed too)', '''
+def prediction():
+    return (117, 76)
+'''),
+    (6, 'prediction: turn 2 only', '''
+def prediction():
+    return (74, 33)
+'''),
+    (6, 'prediction: a list, not a tuple of two ints', '''
+def prediction():
+    return [115, 74]
+'''),
+    (6, "keeping the cache, only turn 2's text fed (turn 1's last token never enters the cache)", '''
+def two_turns(model, turn1, n1, turn2, n2, keep_cache):
+    model.positions_processed = 0
+    cache = KVCache(len(model.blocks))
+    first, _ = generate_cached(model, turn1, n1, cache=cache)
+    if keep_cache:
+        second, _ = generate_cached(model, turn2, n2, cache=cache)
+        tokens = torch.cat([first, second], dim=1)
+    else:
+        tokens, _ = generate_cached(model, torch.cat([first, turn2], dim=1), n2)
+    return tokens, model.positions_processed
+'''),
+    (6, 'the count not reset: positions left over from earlier calls included', '''
+def two_turns(model, turn1, n1, turn2, n2, keep_cache):
+    cache = KVCache(len(model.blocks))
+    first, _ = generate_cached(model, turn1, n1, cache=cache)
+    if keep_cache:
+        feed = torch.cat([first[:, -1:], turn2], dim=1)
+        second, _ = generate_cached(model, feed, n2, cache=cache)
+        tokens = torch.cat([first, second[:, 1:]], dim=1)
+    else:
+        tokens, _ = generate_cached(model, torch.cat([first, turn2], dim=1), n2)
+    return tokens, model.positions_processed
+'''),
+    (6, 'starting over with generate_uncached', '''
+def two_turns(model, turn1, n1, turn2, n2, keep_cache):
+    model.positions_processed = 0
+    cache = KVCache(len(model.blocks))
+    first, _ = generate_cached(model, turn1, n1, cache=cache)
+    if keep_cache:
+        feed = torch.cat([first[:, -1:], turn2], dim=1)
+        second, _ = generate_cached(model, feed, n2, cache=cache)
+        tokens = torch.cat([first, second[:, 1:]], dim=1)
+    else:
+        tokens, _ = generate_uncached(model, torch.cat([first, turn2], dim=1), n2)
+    return tokens, model.positions_processed
+'''),
+    (6, 'keeping the cache, the whole of turn 1 fed again into it', '''
+def two_turns(model, turn1, n1, turn2, n2, keep_cache):
+    model.positions_processed = 0
+    cache = KVCache(len(model.blocks))
+    first, _ = generate_cached(model, turn1, n1, cache=cache)
+    if keep_cache:
+        feed = torch.cat([first, turn2], dim=1)
+        tokens, _ = generate_cached(model, feed, n2, cache=cache)
+    else:
+        tokens, _ = generate_cached(model, torch.cat([first, turn2], dim=1), n2)
+    return tokens, model.positions_processed
+'''),
+    (6, 'the new tokens of turn 2 only, not the whole conversation', '''
+def two_turns(model, turn1, n1, turn2, n2, keep_cache):
+    model.positions_processed = 0
+    cache = KVCache(len(model.blocks))
+    first, _ = generate_cached(model, turn1, n1, cache=cache)
+    if keep_cache:
+        feed = torch.cat([first[:, -1:], turn2], dim=1)
+        second, _ = generate_cached(model, feed, n2, cache=cache)
+        tokens = second[:, 1 + turn2.shape[1]:]
+    else:
+        tokens, _ = generate_cached(model, torch.cat([first, turn2], dim=1), n2)
+    return tokens, model.positions_processed
+'''),
+    (6, "keeping the cache, turn 1's last token doubled in the conversation", '''
+def two_turns(model, turn1, n1, turn2, n2, keep_cache):
+    model.positions_processed = 0
+    cache = KVCache(len(model.blocks))
+    first, _ = generate_cached(model, turn1, n1, cache=cache)
+    if keep_cache:
+        feed = torch.cat([first[:, -1:], turn2], dim=1)
+        second, _ = generate_cached(model, feed, n2, cache=cache)
+        tokens = torch.cat([first, second], dim=1)
+    else:
+        tokens, _ = generate_cached(model, torch.cat([first, turn2], dim=1), n2)
+    return tokens, model.positions_processed
+'''),
 ]
 RIGHT = [
     (1, "computed in PyTorch float64, returned as NumPy", '''
@@ -313,5 +608,86 @@ def gqa_attention_pt(q, k, v, allowed=None):
         scores = scores.masked_fill(~allowed, float("-inf"))
     weights = torch.softmax(scores, dim=-1)
     return torch.einsum("bhls,bhsd->bhld", weights, v[:, idx]), weights
+'''),
+    (4, 'an index of the K/V head per query head, gathered with index_select', '''
+def gqa_attention_pt(q, k, v, allowed=None):
+    idx = torch.arange(q.shape[1]) // (q.shape[1] // k.shape[1])
+    k, v = k.index_select(1, idx), v.index_select(1, idx)
+    scores = torch.matmul(q, k.transpose(-1, -2)) * q.shape[-1] ** -0.5
+    if allowed is not None:
+        scores = torch.where(allowed, scores, -torch.inf)
+    weights = scores.softmax(dim=-1)
+    return weights @ v, weights
+'''),
+    (5, "each row's real tokens plus the step", '''
+@torch.no_grad()
+def decode_batch(model, prompts, n_new):
+    tokens, pos = left_pad(prompts)
+    cache = KVCache(len(model.blocks))
+    logits = model(tokens, pos=pos, cache=cache)[:, -1]
+    steps = [logits]
+    n_real = (pos >= 0).sum(1, keepdim=True)
+    for t in range(n_new - 1):
+        nxt = logits.argmax(-1, keepdim=True)
+        pos = n_real + t
+        logits = model(nxt, pos=pos, cache=cache)[:, -1]
+        steps.append(logits)
+    return torch.stack(steps, dim=1)
+'''),
+    (5, "len(cache) minus each row's own padding", '''
+@torch.no_grad()
+def decode_batch(model, prompts, n_new):
+    tokens, pos = left_pad(prompts)
+    cache = KVCache(len(model.blocks))
+    logits = model(tokens, pos=pos, cache=cache)[:, -1]
+    steps = [logits]
+    for _ in range(n_new - 1):
+        nxt = logits.argmax(-1, keepdim=True)
+        n_pad = (tokens == 0).sum(1, keepdim=True)
+        pos = len(cache) - n_pad
+        logits = model(nxt, pos=pos, cache=cache)[:, -1]
+        steps.append(logits)
+    return torch.stack(steps, dim=1)
+'''),
+    (5, 'prompt positions counted from the left edge (RoPE sees only differences), len(cache) kept', '''
+@torch.no_grad()
+def decode_batch(model, prompts, n_new):
+    tokens, pos = left_pad(prompts)
+    pos = torch.where(pos >= 0, torch.arange(tokens.shape[1]), -1)
+    cache = KVCache(len(model.blocks))
+    logits = model(tokens, pos=pos, cache=cache)[:, -1]
+    steps = [logits]
+    for _ in range(n_new - 1):
+        nxt = logits.argmax(-1, keepdim=True)
+        pos = torch.full((len(prompts), 1), len(cache))
+        logits = model(nxt, pos=pos, cache=cache)[:, -1]
+        steps.append(logits)
+    return torch.stack(steps, dim=1)
+'''),
+    (6, 'prediction worked out and written as numbers', '''
+def prediction():
+    return (41 + 74, 41 + 33)
+'''),
+    (6, 'the two turns by hand: model calls with the cache, argmax in a loop', '''
+@torch.no_grad()
+def two_turns(model, turn1, n1, turn2, n2, keep_cache):
+    def decode(prompt, n, cache):
+        out = [prompt]
+        logits = model(prompt, cache=cache)[:, -1]
+        for i in range(n):
+            nxt = logits.argmax(-1, keepdim=True)
+            out.append(nxt)
+            if i < n - 1:
+                logits = model(nxt, cache=cache)[:, -1]
+        return torch.cat(out, dim=1)
+
+    model.positions_processed = 0
+    cache = KVCache(len(model.blocks))
+    first = decode(turn1, n1, cache)
+    if keep_cache:
+        rest = decode(torch.cat([first[:, -1:], turn2], dim=1), n2, cache)
+        return torch.cat([first, rest[:, 1:]], dim=1), model.positions_processed
+    full = decode(torch.cat([first, turn2], dim=1), n2, KVCache(len(model.blocks)))
+    return full, model.positions_processed
 '''),
 ]
