@@ -172,6 +172,16 @@ def mha_forward(x_q, x_kv, params, H):
     weights = softmax(q @ k.swapaxes(-2, -1) / np.sqrt(q.shape[-1]))
     return merge_heads(weights @ v) @ p["W_o"] + p["b_o"]
 '''),
+    (2, "computed in float32", _SOFTMAX + '''
+def mha_forward(x_q, x_kv, params, H):
+    p = {n: np.asarray(a, dtype=np.float32) for n, a in params.items()}
+    x_q, x_kv = np.float32(x_q), np.float32(x_kv)
+    q = split_heads(x_q @ p["W_q"] + p["b_q"], H)
+    k = split_heads(x_kv @ p["W_k"] + p["b_k"], H)
+    v = split_heads(x_kv @ p["W_v"] + p["b_v"], H)
+    weights = softmax(q @ k.swapaxes(-2, -1) / np.sqrt(q.shape[-1]))
+    return merge_heads(weights @ v) @ p["W_o"] + p["b_o"], weights
+'''),
     (2, "calls the chapter's multi_head_attention_np", _SOFTMAX + '''
 from attnlab.multi_head_attention import multi_head_attention_np
 
@@ -300,6 +310,12 @@ def to_mha_masks(lengths, L, S, causal):
     attn_mask = torch.arange(S)[None, :] > torch.arange(L)[:, None] if causal else None
     return key_padding_mask, attn_mask
 '''),
+    (4, "causal mask aligned bottom-right (j > i + S - L) when L != S", '''
+def to_mha_masks(lengths, L, S, causal):
+    key_padding_mask = torch.arange(S)[None, :] >= lengths[:, None]
+    attn_mask = torch.ones(L, S, dtype=torch.bool).triu(1 + S - L) if causal else None
+    return key_padding_mask, attn_mask
+'''),
     (4, "causal mask ignored", '''
 def to_mha_masks(lengths, L, S, causal):
     key_padding_mask = torch.arange(S)[None, :] >= lengths[:, None]
@@ -349,6 +365,13 @@ def to_mha_masks(lengths, L, S, causal):
          ".reshape(B, S, H, D).transpose(0, 2, 1, 3)", ".reshape(B, H, S, D)")),
     (5, "both fixed, and the scale 'fixed' to sqrt(E)",
      _fixed(v=_V_RIGHT, merge=_MERGE_RIGHT).replace("np.sqrt(D)", "np.sqrt(E)")),
+    (5, "both fixed, but computed in float32 (a 1e-10 check passed only through rtol)",
+     _fixed(v=_V_RIGHT, merge=_MERGE_RIGHT).replace(
+         "    p = params\n",
+         "    p = {n: np.asarray(a, dtype=np.float32) for n, a in params.items()}\n"
+         "    x_q, x_kv = np.float32(x_q), np.float32(x_kv)\n")),
+    (5, "both fixed, merge by swapaxes(1, 3): wrong even for H = 1",
+     _fixed(v=_V_RIGHT, merge="heads.swapaxes(1, 3).reshape(B, L, E)")),
     (5, "the buggy layer unchanged", _fixed(v=_V_BUGGY, merge=_MERGE_BUGGY)),
     (5, "calls the chapter's multi_head_attention_np", '''
 from attnlab.multi_head_attention import multi_head_attention_np
@@ -393,6 +416,15 @@ def mha_forward(x_q, x_kv, params, H):
     weights = softmax(np.einsum("bhld,bhsd->bhls", q, k) / np.sqrt(q.shape[-1]))
     heads = np.einsum("bhls,bhsd->bhld", weights, v)
     return merge_heads(heads) @ p["W_o"] + p["b_o"], weights
+'''),
+    (2, "b_k left out: q . b_k is the same for every key, so the softmax ignores it", _SOFTMAX + '''
+def mha_forward(x_q, x_kv, params, H):
+    p = params
+    q = split_heads(x_q @ p["W_q"] + p["b_q"], H)
+    k = split_heads(x_kv @ p["W_k"], H)
+    v = split_heads(x_kv @ p["W_v"] + p["b_v"], H)
+    weights = softmax(q @ k.swapaxes(-2, -1) / np.sqrt(q.shape[-1]))
+    return merge_heads(weights @ v) @ p["W_o"] + p["b_o"], weights
 '''),
     (3, "counted from the shapes", '''
 def mha_param_count(E, H, D, bias=True):
