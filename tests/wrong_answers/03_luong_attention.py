@@ -44,6 +44,11 @@ def general_scores(q, k, W):
     q, k, W = (np.asarray(a, dtype=np.float64) for a in (q, k, W))
     return q @ (k @ W.T)
 '''),
+    (1, "float32 arithmetic (the statement asks for float64)", '''
+def general_scores(q, k, W):
+    q, k, W = (np.asarray(a, dtype=np.float32) for a in (q, k, W))
+    return (q @ W) @ k.swapaxes(-2, -1)
+'''),
     # --- exercise 2: the concat score, split (implement)
     (2, "the blocks of W swapped", '''
 def concat_scores(q, k, W, v):
@@ -168,6 +173,15 @@ def local_p_weights(scores, centre, D_window, allowed):
     masked = np.where(inside, scores, -np.inf)
     e = np.exp(masked - masked.max(-1, keepdims=True))
     return e / e.sum(-1, keepdims=True) * package.gaussian_window_np(centre, scores.shape[-1], D_window)
+'''),
+    (3, "float32 arithmetic (the statement asks for float64)", '''
+def local_p_weights(scores, centre, D_window, allowed):
+    scores, centre = np.asarray(scores, dtype=np.float32), np.asarray(centre, dtype=np.float32)
+    dist = np.arange(scores.shape[-1]) - centre[..., None]
+    inside = (np.abs(dist) <= D_window) & np.asarray(allowed)[:, None, :]
+    masked = np.where(inside, scores, -np.inf)
+    e = np.exp(masked - masked.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True) * np.exp(-dist ** 2 / (2 * (D_window / 2) ** 2))
 '''),
     # --- exercise 4: the local-p centre (implement)
     (4, "scaled by the padded width (the chapter's pitfall)", '''
@@ -421,6 +435,16 @@ def mode_offsets(model, length=12, n=200, seed=7):
     off = mirror_offsets(model)
     return [int(torch.mode(off[:, t]).values) for t in range(off.shape[1])]
 '''),
+    (7, "measurement: a NumPy array, not a list", '''
+def mode_offsets(model, length=12, n=200, seed=7):
+    off = mirror_offsets(model, n=n, length=length, seed=seed).numpy()
+    return np.array([np.bincount(off[:, t] + length).argmax() - length for t in range(length)])
+'''),
+    (7, "measurement: mirror_offsets called with length and n swapped (its order is n, length)", '''
+def mode_offsets(model, length=12, n=200, seed=7):
+    off = mirror_offsets(model, length, n, seed).numpy()
+    return [int(np.bincount(off[:, t] + length).argmax()) - length for t in range(off.shape[1])]
+'''),
     # --- exercise 8: local-m clipped at both edges (extend)
     (8, "the centre not clipped: the chapter's local-m", '''
 def local_m_clipped_weights(scores, D_window, src_len):
@@ -527,6 +551,17 @@ def local_m_clipped_weights(scores, D_window, src_len):
     e = np.exp(masked - masked.max(-1, keepdims=True))
     gauss = np.exp(-(s - centre[..., None]) ** 2 / (2 * (max(D_window, 1) / 2) ** 2))
     return e / e.sum(-1, keepdims=True) * gauss
+'''),
+    (8, "float32 arithmetic (the statement asks for a float64 array)", '''
+def local_m_clipped_weights(scores, D_window, src_len):
+    scores, src_len = np.asarray(scores, dtype=np.float32), np.asarray(src_len)
+    B, L, S = scores.shape
+    centre = np.minimum(np.arange(L)[None, :], src_len[:, None] - 1)
+    s = np.arange(S)
+    inside = (np.abs(s - centre[..., None]) <= D_window) & (s < src_len[:, None, None])
+    masked = np.where(inside, scores, -np.inf)
+    e = np.exp(masked - masked.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
 '''),
 ]
 
