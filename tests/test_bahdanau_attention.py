@@ -258,7 +258,7 @@ def test_module_and_helpers_reject_wrong_types_naming_the_fix():
         model(torch.zeros(2, 3), torch.tensor([3, 3]), torch.zeros(2, 4, dtype=torch.long))
 
 
-# --- experiments/ch02_seed0_models.py: the trained models the chapter loads ---------------------
+# --- experiments/part1_seed0_models.py: the models chapters 1 and 2 load -------------------------
 
 import importlib.util  # noqa: E402
 import json  # noqa: E402
@@ -269,14 +269,14 @@ EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
 
 def load_seed0_script():
     spec = importlib.util.spec_from_file_location(
-        "ch02_seed0_models", EXPERIMENTS / "ch02_seed0_models.py")
+        "part1_seed0_models", EXPERIMENTS / "part1_seed0_models.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
 def test_seed0_script_quick(tmp_path):
-    """The script behind experiments/results/ch02_seed0_models.pt, at a reduced size."""
+    """The script behind experiments/results/part1_seed0_models.pt, at a reduced size."""
     from attnlab.rnn_bottleneck import (BUDGET, TEST_LENGTHS, TRAIN_LENGTHS, Seq2SeqNoAttention,
                                         train_seq2seq)
     script = load_seed0_script()
@@ -306,7 +306,7 @@ def test_seed0_script_quick(tmp_path):
 def test_committed_seed0_models_match_the_sweep():
     """The committed file: chapter 1's budget, small, and the sweep's seed-0 accuracies."""
     from attnlab.rnn_bottleneck import BUDGET
-    path = EXPERIMENTS / "results" / "ch02_seed0_models.pt"
+    path = EXPERIMENTS / "results" / "part1_seed0_models.pt"
     assert path.stat().st_size < 2_000_000
     saved = torch.load(path, weights_only=True)
     assert saved["steps"] == BUDGET["steps"] and saved["budget"] == BUDGET and saved["seed"] == 0

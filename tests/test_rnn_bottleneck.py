@@ -340,6 +340,16 @@ def test_budget_sweep_quick_run(tmp_path):
             assert len(r["acc"]) == len(TEST_LENGTHS) and all(0 <= a <= 1 for a in r["acc"])
     grads = [r for r in rows if "grad" in r]
     assert grads and all(len(g["grad"]["6"]) == 6 for g in grads)
+    # the both-axes grid: Bahdanau at the same checkpoints and widths as the baseline
+    assert data["grid"]["checkpoints"]["bahdanau"] == data["grid"]["checkpoints"]["none"]
+    assert data["grid"]["widths"]["bahdanau"] == data["grid"]["widths"]["none"]
+    # the seed analyses: every budget checkpoint, and Bahdanau's alignment also at step 0
+    trained = [r for r in rows if r["part"] == "budget" and r["steps"] > 0]
+    assert trained and all(len(r["by_source"]) == 6 and len(r["decode"]["digits"])
+                           == len(TEST_LENGTHS) for r in trained)
+    att = [r for r in rows if r["part"] == "budget" and r["model"] == "bahdanau"]
+    assert {r["steps"] for r in att} == {0, 2, 4}
+    assert all(len(r["decode"]["previous"]) == len(TEST_LENGTHS) for r in att)
     # reproducible: a second run of one job gives the same rows
     job = [j for j in sweep.jobs(sweep.QUICK) if j[0] == "budget" and j[1] == "none"][0]
     again = [r for r in sweep.run_job(job)]
@@ -360,5 +370,64 @@ def test_committed_sweep_results_match_the_script_grid():
     sweep = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(sweep)
     assert data["grid"] == json.loads(json.dumps(sweep.FULL))
-    assert len(data["rows"]) == sum(len(j[4]) + (j[0] == "budget" and j[1].startswith("none"))
-                                    for j in sweep.jobs(sweep.FULL))
+    # one row per checkpoint, and one more at step 0 for every budget run (initialisation)
+    assert len(data["rows"]) == sum(len(j[4]) + (j[0] == "budget") for j in sweep.jobs(sweep.FULL))
+
+
+def load_sweep_script():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "experiments" / "part1_budget_sweep.py"
+    spec = importlib.util.spec_from_file_location("part1_budget_sweep", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_sweep_lost_digits_matches_chapter_1s_computation():
+    """The sweep's by_source counts = chapter 1's section 7 (teacher forced, flipped) x probe_n."""
+    sweep = load_sweep_script()
+    grid = dict(probe_length=7, probe_n=9)
+    torch.manual_seed(3)
+    model = Seq2SeqNoAttention(V, 8).double().eval()
+    got = sweep.lost_digits(model, grid)
+    src, src_len, tgt_in, tgt_out = encode_batch(make_pairs(9, 7, 7, np.random.default_rng([2, 7])))
+    with torch.no_grad():
+        predicted = model(src, src_len, tgt_in).argmax(-1)
+    want = (predicted == tgt_out).float().mean(0)[:7].flip(0).numpy()
+    np.testing.assert_allclose(np.array(got) / 9, want, atol=1e-6)
+
+
+def test_sweep_alignment_counts_match_chapter_2s_loops():
+    """decode_analyses counts = chapter 2's section 8, written as its per-input loops."""
+    from attnlab.bahdanau_attention import Seq2SeqBahdanau
+    sweep = load_sweep_script()
+    grid = dict(n_per_length=6)
+    torch.manual_seed(4)
+    model = Seq2SeqBahdanau(V, 8).double().eval()
+    got = sweep.decode_analyses(model, grid)
+    for k, n in enumerate(TEST_LENGTHS):
+        src, src_len, _, tgt = encode_batch(make_pairs(6, n, n, np.random.default_rng([1, n])))
+        tokens, w = model.generate(src, src_len, n + 1)
+        digits = textbook = previous = first_errors = off_first = right = off_right = 0
+        for b in range(6):
+            for i in range(n + 1):
+                a = int(w[b, i].argmax())
+                if i < n:
+                    digits += int(tokens[b, i] == tgt[b, i])
+                    textbook += a == n - 1 - i
+                previous += a == min(n - i, n - 1)
+            wrong = [i for i in range(n + 1) if tokens[b, i] != tgt[b, i]]
+            stop = wrong[0] if wrong else n + 1
+            right += stop
+            off_right += sum(int(w[b, i].argmax()) != min(n - i, n - 1) for i in range(stop))
+            if wrong:
+                first_errors += 1
+                off_first += int(w[b, stop].argmax()) != min(n - stop, n - 1)
+        assert (got["digits"][k], got["textbook"][k], got["previous"][k]) == (digits, textbook,
+                                                                              previous)
+        assert (got["first_errors"][k], got["off_at_first_error"][k], got["right_steps"][k],
+                got["off_while_right"][k]) == (first_errors, off_first, right, off_right)
+        assert got["peak"][k] == pytest.approx(w.max(-1).values.mean().item(), abs=1e-6)
+    none = sweep.decode_analyses(Seq2SeqNoAttention(V, 8).double().eval(), grid)
+    assert set(none) == {"digits"}                  # no weights: only the digits right

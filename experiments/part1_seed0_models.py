@@ -1,21 +1,25 @@
-"""Chapter 2's two trained models (seed 0), saved so that the notebook loads them.
+"""Part I's two trained seed-0 models, saved so that chapters 1 and 2 load them.
 
-Chapter 2 compares chapter 1's GRU encoder-decoder without attention (`Seq2SeqNoAttention`)
-with its Bahdanau model (`Seq2SeqBahdanau`) at chapter 1's budget. Training both takes longer
-than a notebook's 60 s, so this script trains them with the chapter's own exported function,
-`attnlab.bahdanau_attention.train_with_budget` (seed 0, float64, one CPU thread, BUDGET), and
-saves, for each model, its weights (float64: the loaded model is the trained one, bit for bit),
-its per-step training losses, its training seconds and its exact-match accuracy per test length
-(`accuracy_by_length`, 200 inputs per length, test seed 1). These are the seed-0 runs of
-`experiments/part1_budget_sweep.py` ("none" and "bahdanau" at 600 steps); the chapter asserts
-that the loaded models reproduce the sweep's seed-0 rows.
+Chapter 1 trains its GRU encoder-decoder without attention (`Seq2SeqNoAttention`) at its
+budget; chapter 2 compares it with its Bahdanau model (`Seq2SeqBahdanau`) at the same budget.
+A training run's result depends on the CPU's floating-point kernels (600 steps amplify a
+last-bit difference), and the two runs together take longer than a notebook's 60 s, so this
+script trains them with chapter 2's exported function,
+`attnlab.bahdanau_attention.train_with_budget` (seed 0, float64, one CPU thread, BUDGET:
+torch.manual_seed(0), then the model, then `train_seq2seq`, exactly chapter 1's own training
+cell), and saves, for each model, its weights
+(float64: the loaded model is the trained one, bit for bit), its per-step training losses, its
+training seconds and its exact-match accuracy per test length (`accuracy_by_length`, 200 inputs
+per length, test seed 1). These are the seed-0 runs of `experiments/part1_budget_sweep.py`
+("none" and "bahdanau" at 600 steps); the chapters assert that the loaded models reproduce the
+stored accuracies and the sweep's seed-0 rows.
 
-Writes experiments/results/ch02_seed0_models.pt (about 1 MB; load it with
+Writes experiments/results/part1_seed0_models.pt (about 1 MB; load it with
 torch.load(path, weights_only=True)). Jobs are independent, so `--workers` changes the wall
 time, not the results.
 
-    OMP_NUM_THREADS=1 python experiments/ch02_seed0_models.py --workers 2   # the committed file
-    OMP_NUM_THREADS=1 python experiments/ch02_seed0_models.py --quick --out /tmp/q.pt
+    OMP_NUM_THREADS=1 python experiments/part1_seed0_models.py --workers 2   # the committed file
+    OMP_NUM_THREADS=1 python experiments/part1_seed0_models.py --quick --out /tmp/q.pt
 """
 from __future__ import annotations
 
@@ -34,7 +38,7 @@ from attnlab.bahdanau_attention import Seq2SeqBahdanau, train_with_budget
 from attnlab.rnn_bottleneck import (BUDGET, TEST_LENGTHS, TRAIN_LENGTHS, Seq2SeqNoAttention,
                                     accuracy_by_length)
 
-RESULT = Path(__file__).resolve().parent / "results" / "ch02_seed0_models.pt"
+RESULT = Path(__file__).resolve().parent / "results" / "part1_seed0_models.pt"
 MODELS = {"none": Seq2SeqNoAttention, "bahdanau": Seq2SeqBahdanau}   # the sweep's names
 FULL = dict(seed=0, steps=BUDGET["steps"], n_test=200)
 QUICK = dict(seed=0, steps=4, n_test=4)
@@ -68,7 +72,7 @@ def main(argv=None):
             runs = dict(pool.map(run, jobs, chunksize=1))
     else:
         runs = dict(run(j) for j in jobs)
-    result = dict(script="experiments/ch02_seed0_models.py", seed=cfg["seed"],
+    result = dict(script="experiments/part1_seed0_models.py", seed=cfg["seed"],
                   steps=cfg["steps"], budget=dict(BUDGET), train_lengths=list(TRAIN_LENGTHS),
                   test_lengths=list(TEST_LENGTHS), n_test=cfg["n_test"], test_seed=1,
                   dtype="float64", threads=1, torch=str(torch.__version__),
