@@ -433,10 +433,43 @@ def score_cost(B, H, L, S, D, dtype):
     flops = B * H * L * S * (2 * D - 1)
     return flops, B * H * L * S * size, flops / (B * H * (L * D + S * D + L * S) * size)
 '''),
+    (1, "subtracts each slice's mean: overflows once the max sits ~709 above the mean", '''
+def softmax(x, axis=-1):
+    x = np.asarray(x, dtype=np.float64)
+    e = np.exp(x - x.mean(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+'''),
+    (2, "out right, but returns the weights of the unscaled scores", '''
+def attention(q, k, v):
+    scores = q @ k.swapaxes(-2, -1)
+    weights = softmax(scores / np.sqrt(q.shape[-1]), axis=-1)
+    return weights @ v, softmax(scores, axis=-1)
+'''),
+    (4, "a floor on tau 'for safety': changes the answer for tau below 0.01", '''
+def softmax_temperature(x, tau):
+    x = np.asarray(x, dtype=np.float64)
+    tau = np.maximum(np.asarray(tau, dtype=np.float64), 1e-2)
+    return softmax(x / tau[..., None], axis=-1)
+'''),
+    (6, "subtracts each row's minimum: no underflow, but overflow on a widely spread row", '''
+def attention_fixed(q, k, v):
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    scores = q @ k.swapaxes(-2, -1) / np.sqrt(q.shape[-1])
+    e = np.exp(scores - scores.min(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return weights @ v, weights
+'''),
+    (6, "long double instead of the row max: the global max underflows later, not never", '''
+def attention_fixed(q, k, v):
+    q, k, v = (np.asarray(a, dtype=np.longdouble) for a in (q, k, v))
+    scores = q @ k.swapaxes(-2, -1) / np.sqrt(q.shape[-1])
+    e = np.exp(scores - scores.max())
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return (weights @ v).astype(np.float64), weights.astype(np.float64)
+'''),
 ]
 
-RIGHT = [
-    (1, "float32 throughout (allowed, checked at a float32 tolerance)", '''
+RIGHT = [    (1, "float32 throughout (allowed, checked at a float32 tolerance)", '''
 def softmax(x, axis=-1):
     x = np.asarray(x, dtype=np.float32)
     e = np.exp(x - x.max(axis=axis, keepdims=True))
@@ -530,5 +563,10 @@ def attention_fixed(q, k, v):
     lse = m + np.log(np.exp(scores - m).sum(axis=-1, keepdims=True))
     weights = np.exp(scores - lse)
     return weights @ v, weights
+'''),
+    (4, "the transpose trick: reversing every axis lines tau up with the rows", '''
+def softmax_temperature(x, tau):
+    x = np.asarray(x, dtype=np.float64)
+    return softmax((x.T / np.asarray(tau, dtype=np.float64).T).T, axis=-1)
 '''),
 ]

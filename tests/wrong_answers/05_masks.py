@@ -450,10 +450,59 @@ def mask_counts(keep, L):
     m = combined_mask(keep, L)
     return m.sum(axis=(1, 2, 3)), (~m.any(axis=-1)).sum(axis=-1)
 '''),
+    (1, "ignores S: the key axis only as long as the longest sequence", '''
+def padding_mask(lengths, S):
+    lengths = np.asarray(lengths)
+    allowed = np.arange(lengths.max())[None, :] < lengths[:, None]
+    return allowed[:, None, None, :]
+'''),
+    (2, "right band, but the causal part from causal_mask_np's top-left default", '''
+from attnlab.masks import causal_mask_np
+
+def local_mask(L, S, w, causal=False):
+    d = np.arange(S)[None, :] - (np.arange(L)[:, None] + S - L)
+    band = np.abs(d) <= w
+    return band & causal_mask_np(L, S) if causal else band
+'''),
+    (5, "squeeze() on the way back: drops B = 1 (and S = 1) too", '''
+def allowed_from_key_padding(kpm):
+    return ~kpm[:, None, None, :]
+
+
+def key_padding_from_allowed(allowed):
+    return ~allowed.squeeze()
+'''),
+    (5, "squeeze() on the way in: a batch of one loses its batch axis", '''
+def allowed_from_key_padding(kpm):
+    return (~kpm).squeeze()[:, None, None, :]
+
+
+def key_padding_from_allowed(allowed):
+    return ~allowed[:, 0, 0, :]
+'''),
+    (5, "negates the caller's kpm in place (logical_not_)", '''
+def allowed_from_key_padding(kpm):
+    return kpm.logical_not_()[:, None, None, :]
+
+
+def key_padding_from_allowed(allowed):
+    return ~allowed[:, 0, 0, :]
+'''),
+    (6, "a tolerance of 1e-12 instead of bit-for-bit equality", '''
+def leaks_future(attn, T, E, seed):
+    gen = torch.Generator().manual_seed(seed)
+    x = torch.randn(T, E, dtype=torch.float64, generator=gen)
+    base = attn(x)
+    for t in range(1, T):
+        x2 = x.clone()
+        x2[t:] = torch.randn(T - t, E, dtype=torch.float64, generator=gen)
+        if (attn(x2)[:t] - base[:t]).abs().max() > 1e-12:
+            return True
+    return False
+'''),
 ]
 
-RIGHT = [
-    (4, "fills with -1e9 and zeroes empty rows (underflow is allowed)", '''
+RIGHT = [    (4, "fills with -1e9 and zeroes empty rows (underflow is allowed)", '''
 def masked_softmax(scores, allowed):
     scores = np.asarray(scores, dtype=np.float64)
     allowed = np.broadcast_to(allowed, scores.shape)
@@ -558,5 +607,31 @@ def padded_attention(q, k, v, lengths):
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     weights = e / e.sum(axis=-1, keepdims=True)
     return weights @ v, weights
+'''),
+    (1, "rows of a lower-triangular table, indexed by the lengths", '''
+def padding_mask(lengths, S):
+    lengths = np.asarray(lengths)
+    table = np.tril(np.ones((S + 1, S), dtype=bool), -1)     # row n: the first n keys
+    return table[lengths][:, None, None, :]
+'''),
+    (5, "flatten(1) on the way back", '''
+def allowed_from_key_padding(kpm):
+    return ~kpm.view(kpm.shape[0], 1, 1, kpm.shape[1])
+
+
+def key_padding_from_allowed(allowed):
+    return ~allowed.flatten(1)
+'''),
+    (6, "perturbs one position at a time (as complete as a suffix)", '''
+def leaks_future(attn, T, E, seed):
+    gen = torch.Generator().manual_seed(seed)
+    x = torch.randn(T, E, dtype=torch.float64, generator=gen)
+    base = attn(x)
+    leaked = False
+    for t in range(T):
+        x2 = x.clone()
+        x2[t] = 2 * x2[t] + 1
+        leaked |= not torch.equal(attn(x2)[:t], base[:t])
+    return leaked
 '''),
 ]
