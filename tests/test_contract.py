@@ -134,12 +134,6 @@ KIND_LINE = re.compile(r"^\*Kind:\* (.+?) · \*Time:\* (\d+) min\s*$", re.M)
 HINT = re.compile(r"<details>\s*<summary>(Hint[^<]*)</summary>(.*?)</details>", re.S)
 NUMBER_WORDS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine",
                 "Ten", "Eleven", "Twelve"]
-# Chapters whose exercises predate the kinds and tiered hints (issue 16), and still follow the
-# old form. A chapter leaves this list as soon as one of its exercises carries a *Kind:* line,
-# and from then on every rule below applies to it. New chapters are never added to it.
-LEGACY = {"01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12", "13"}
-
-
 def _solution_lines(nb) -> set[str]:
     """Normalised lines of the answers (between the solution markers), 20 characters or more."""
     lines, inside = set(), False
@@ -157,18 +151,14 @@ def _solution_lines(nb) -> set[str]:
 
 
 def _exercises(path):
-    """[(heading line, markdown source)] of the solution notebook, and whether rules apply."""
+    """The solution notebook and [(heading line, markdown source)] of its exercises."""
     nb = read(SOLUTIONS / path.name)
-    cells = [(c.source.strip().splitlines()[0], c.source) for c in exercise_cells(nb)]
-    applies = path.name[:2] not in LEGACY or any(KIND_LINE.search(src) for _, src in cells)
-    return nb, cells, applies
+    return nb, [(c.source.strip().splitlines()[0], c.source) for c in exercise_cells(nb)]
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=ids)
 def test_exercises_state_kind_and_time(path):
-    _, cells, applies = _exercises(path)
-    if not applies:
-        pytest.skip(f"chapter {path.name[:2]}'s exercises are still in the old form (LEGACY)")
+    _, cells = _exercises(path)
     kinds = []
     for title, src in cells:
         m = KIND_LINE.search(src)
@@ -182,9 +172,7 @@ def test_exercises_state_kind_and_time(path):
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=ids)
 def test_hints_come_in_tiers_without_the_code(path):
-    nb, cells, applies = _exercises(path)
-    if not applies:
-        pytest.skip(f"chapter {path.name[:2]}'s exercises are still in the old form (LEGACY)")
+    nb, cells = _exercises(path)
     answer = _solution_lines(nb)
     for title, src in cells:
         hints = HINT.findall(src)
@@ -207,9 +195,7 @@ def _exercise_minutes(path) -> int | None:
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=ids)
 def test_exercise_times_add_up(path):
-    _, cells, applies = _exercises(path)
-    if not applies:
-        pytest.skip(f"chapter {path.name[:2]}'s exercises are still in the old form (LEGACY)")
+    _, cells = _exercises(path)
     total = sum(int(KIND_LINE.search(src).group(2)) for _, src in cells)
     assert _exercise_minutes(path) == total, (
         f"the opening cell's **Time:** gives {_exercise_minutes(path)} minutes for the exercises; "
