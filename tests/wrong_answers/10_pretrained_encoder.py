@@ -513,10 +513,73 @@ def embedding_shift(ids, j, how):
         after = embedding(list(ids), [i != j for i in range(n)])
     return float(1 - before @ after)
 """),
+    (1, "float64 in, computed and returned in float32", '''
+def mean_pool(hidden, keep, normalize=True):
+    h = np.asarray(hidden, dtype=np.float32)
+    m = keep[..., None].astype(np.float32)
+    mean = (h * m).sum(axis=1) / m.sum(axis=1)
+    return mean / np.linalg.norm(mean, axis=-1, keepdims=True) if normalize else mean
+'''),
+    (1, "the sum in float32, divided by an integer count: a float64 result, float32 digits", '''
+def mean_pool(hidden, keep, normalize=True):
+    h = np.asarray(hidden, dtype=np.float32)
+    mean = (h * keep[..., None]).sum(axis=1) / keep.sum(axis=1, keepdims=True)
+    return mean / np.linalg.norm(mean, axis=-1, keepdims=True) if normalize else mean
+'''),
+    (3, "reverses the caller's list in place to multiply last layer first", '''
+def rollout(attentions, residual=0.5):
+    n = attentions[0].shape[-1]
+    result = np.eye(n)
+    attentions.reverse()
+    for w in attentions:
+        result = result @ (residual * np.eye(n) + (1 - residual) * w.mean(axis=0))
+    return result
+'''),
+    (4, "every 2-D weight transposed, as x @ W.T in the NumPy path: the block cannot run", '''
+def load_layer(block, weights, i):
+    pre = f"encoder.layer.{i}."
+    table = {block.self_attn.q_proj: "attention.self.query",
+             block.self_attn.k_proj: "attention.self.key",
+             block.self_attn.v_proj: "attention.self.value",
+             block.self_attn.out_proj: "attention.output.dense",
+             block.norm1: "attention.output.LayerNorm",
+             block.ffn.linear1: "intermediate.dense",
+             block.ffn.linear2: "output.dense",
+             block.norm2: "output.LayerNorm"}
+    for module, name in table.items():
+        w = torch.from_numpy(weights[pre + name + ".weight"].copy())
+        module.weight.data = w.T.contiguous() if w.ndim == 2 else w
+        module.bias.data = torch.from_numpy(weights[pre + name + ".bias"].copy())
+    return block
+'''),
+    (5, "a LayerNorm counted as E numbers (the scale only)", """
+def n_parameters(config):
+    V, E, F, N = (config[k] for k in ("vocab_size", "hidden_size", "intermediate_size",
+                                      "num_hidden_layers"))
+    P, T = config["max_position_embeddings"], config["type_vocab_size"]
+    block = 4 * (E * E + E) + (E * F + F) + (F * E + E) + 2 * E
+    return (V + P + T) * E + E + N * block
+"""),
+    (6, "measured with a float32 copy of the model", """
+def embedding_shift(ids, j, how):
+    global _model32
+    if "_model32" not in globals():
+        _model32 = load_pretrained_encoder()
+    x = np.array([ids])
+    k = np.ones_like(x, dtype=bool)
+    if how == "delete":
+        x2, k2 = np.delete(x, j, axis=1), k[:, :-1]
+    else:
+        x2, k2 = x, k.copy()
+        k2[0, j] = False
+    with torch.no_grad():
+        e, e2 = (mean_pool_np(_model32(torch.from_numpy(a), torch.from_numpy(m))[0][-1]
+                              .double().numpy(), m)[0] for a, m in ((x, k), (x2, k2)))
+    return float(1 - e @ e2)
+"""),
 ]
 
-RIGHT = [
-    (1, "float32 input, computed in float32", '''
+RIGHT = [    (1, "float32 input, computed in float32", '''
 def mean_pool(hidden, keep, normalize=True):
     h = np.asarray(hidden)
     m = keep[..., None].astype(h.dtype)
@@ -629,5 +692,20 @@ def embedding_shift(ids, j, how):
         return F.normalize(h[m[0]].mean(0), dim=0)
 
     return (1 - emb(x, k) @ emb(x2, k2)).item()
+"""),
+    (3, "reversed() and multiplied on the right: the same product, the list left alone", """
+def rollout(attentions, residual=0.5):
+    n = attentions[0].shape[-1]
+    result = np.eye(n)
+    for w in reversed(attentions):
+        result = result @ (residual * np.eye(n) + (1 - residual) * w.mean(axis=0))
+    return result
+"""),
+    (5, "a closed form: E (V + P + T + 2) + N (4E^2 + 2EF + 9E + F)", """
+def n_parameters(config):
+    V, E, F, N = (config[k] for k in ("vocab_size", "hidden_size", "intermediate_size",
+                                      "num_hidden_layers"))
+    P, T = config["max_position_embeddings"], config["type_vocab_size"]
+    return int(E * (V + P + T + 2) + N * (4 * E * E + 2 * E * F + 9 * E + F))
 """),
 ]

@@ -547,9 +547,61 @@ def two_turns(model, turn1, n1, turn2, n2, keep_cache):
         tokens, _ = generate_cached(model, torch.cat([first, turn2], dim=1), n2)
     return tokens, model.positions_processed
 '''),
+    (1, "computed in float32: the steps drift from float64 attention", '''
+def decode_step(q_t, k_t, v_t, K, V):
+    q_t, k_t, v_t = (np.asarray(a, dtype=np.float32) for a in (q_t, k_t, v_t))
+    K, V = np.asarray(K, dtype=np.float32), np.asarray(V, dtype=np.float32)
+    K = np.concatenate([K, k_t[None]], axis=0)
+    V = np.concatenate([V, v_t[None]], axis=0)
+    scores = K @ q_t / np.sqrt(q_t.shape[0])
+    weights = np.exp(scores - scores.max())
+    weights /= weights.sum()
+    return weights @ V, weights, K, V
+'''),
+    (3, "one sequence's size rounded to 0.01 GiB: right for the big models, 0 for small caches", '''
+def max_sequences(config, T, memory_bytes, bytes_per_element=2):
+    kept = T if config["window"] is None else min(T, config["window"])
+    per_token = 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
+    gib_per_seq = round(kept * per_token / 2**30, 2)
+    return int(memory_bytes / 2**30 // gib_per_seq)
+'''),
+    (4, "computed in float32 and cast back to float64: the dtype is right, the digits are not", '''
+def gqa_attention_pt(q, k, v, allowed=None):
+    dtype = q.dtype
+    q, k, v = q.float(), k.float(), v.float()
+    G = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(G, dim=1), v.repeat_interleave(G, dim=1)
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    if allowed is not None:
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return (weights @ v).to(dtype), weights.to(dtype)
+'''),
+    (4, "scaled by 1/sqrt(S), the number of keys, instead of 1/sqrt(D)", '''
+def gqa_attention_pt(q, k, v, allowed=None):
+    G = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(G, dim=1), v.repeat_interleave(G, dim=1)
+    scores = q @ k.transpose(-2, -1) / k.shape[2] ** 0.5
+    if allowed is not None:
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ v, weights
+'''),
+    (6, "keeping the cache, turn 1's new tokens fed into it again (the prompt not)", '''
+def two_turns(model, turn1, n1, turn2, n2, keep_cache):
+    model.positions_processed = 0
+    cache = KVCache(len(model.blocks))
+    first, _ = generate_cached(model, turn1, n1, cache=cache)
+    if keep_cache:
+        feed = torch.cat([first[:, turn1.shape[1]:], turn2], dim=1)
+        second, _ = generate_cached(model, feed, n2, cache=cache)
+        tokens = torch.cat([first, second[:, n1:]], dim=1)
+    else:
+        tokens, _ = generate_cached(model, torch.cat([first, turn2], dim=1), n2)
+    return tokens, model.positions_processed
+'''),
 ]
-RIGHT = [
-    (1, "computed in PyTorch float64, returned as NumPy", '''
+RIGHT = [    (1, "computed in PyTorch float64, returned as NumPy", '''
 def decode_step(q_t, k_t, v_t, K, V):
     K = np.concatenate([np.asarray(K, dtype=np.float64), np.asarray(k_t)[None]], axis=0)
     V = np.concatenate([np.asarray(V, dtype=np.float64), np.asarray(v_t)[None]], axis=0)
@@ -689,5 +741,25 @@ def two_turns(model, turn1, n1, turn2, n2, keep_cache):
         return torch.cat([first, rest[:, 1:]], dim=1), model.positions_processed
     full = decode(torch.cat([first, turn2], dim=1), n2, KVCache(len(model.blocks)))
     return full, model.positions_processed
+'''),
+    (3, "None window replaced by T with `or`, int() of a float division", '''
+def max_sequences(config, T, memory_bytes, bytes_per_element=2):
+    W = config["window"] or T
+    per_seq = min(T, W) * 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
+    return int(memory_bytes / per_seq)
+'''),
+    (6, "keeping the cache: turn 1's last token fed by a model call, then turn 2 as the prompt", '''
+def two_turns(model, turn1, n1, turn2, n2, keep_cache):
+    start = model.positions_processed
+    cache = KVCache(len(model.blocks))
+    first, _ = generate_cached(model, turn1, n1, cache=cache)
+    if keep_cache:
+        with torch.no_grad():
+            model(first[:, -1:], cache=cache)
+        second, _ = generate_cached(model, turn2, n2, cache=cache)
+        tokens = torch.cat([first, second], dim=1)
+    else:
+        tokens, _ = generate_cached(model, torch.cat([first, turn2], dim=1), n2)
+    return tokens, int(model.positions_processed - start)
 '''),
 ]
