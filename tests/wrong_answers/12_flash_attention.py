@@ -237,6 +237,75 @@ def flash_forward(q, k, v, causal=False, block_q=16, block_k=16):
 def flash_forward(q, k, v, causal=False, block_q=16, block_k=16):
     return fa.flash_attention_np(q, k, v, causal=causal, block_q=block_q, block_k=block_k)[0]
 '''),
+    (2, "running max started at a finite -1000: right at -800, underflows at -5000", '''
+def flash_forward(q, k, v, causal=False, block_q=16, block_k=16):
+    L, S, D = q.shape[0], k.shape[0], q.shape[1]
+    out = np.zeros((L, v.shape[1]))
+    for i0 in range(0, L, block_q):
+        i1 = min(i0 + block_q, L)
+        m = np.full((i1 - i0, 1), -1000.0)
+        l, acc = np.zeros((i1 - i0, 1)), np.zeros((i1 - i0, v.shape[1]))
+        for j0 in range(0, S, block_k):
+            j1 = min(j0 + block_k, S)
+            if causal and j0 > i1 - 1:
+                continue
+            s = q[i0:i1] @ k[j0:j1].T / math.sqrt(D)
+            if causal:
+                s = np.where(np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None], -np.inf, s)
+            m_new = np.maximum(m, s.max(axis=1, keepdims=True))
+            p, alpha = np.exp(s - m_new), np.exp(m - m_new)
+            l = alpha * l + p.sum(axis=1, keepdims=True)
+            acc = alpha * acc + p @ v[j0:j1]
+            m = m_new
+        out[i0:i1] = acc / l
+    return out
+'''),
+    (2, "the in-tile causal mask compares tile-local indices, not positions", '''
+def flash_forward(q, k, v, causal=False, block_q=16, block_k=16):
+    L, S, D = q.shape[0], k.shape[0], q.shape[1]
+    out = np.zeros((L, v.shape[1]))
+    for i0 in range(0, L, block_q):
+        i1 = min(i0 + block_q, L)
+        m = np.full((i1 - i0, 1), -np.inf)
+        l, acc = np.zeros((i1 - i0, 1)), np.zeros((i1 - i0, v.shape[1]))
+        for j0 in range(0, S, block_k):
+            j1 = min(j0 + block_k, S)
+            if causal and j0 > i1 - 1:
+                continue
+            s = q[i0:i1] @ k[j0:j1].T / math.sqrt(D)
+            if causal:
+                s = np.where(np.arange(j1 - j0)[None, :] > np.arange(i1 - i0)[:, None], -np.inf, s)
+            m_new = np.maximum(m, s.max(axis=1, keepdims=True))
+            p, alpha = np.exp(s - m_new), np.exp(m - m_new)
+            l = alpha * l + p.sum(axis=1, keepdims=True)
+            acc = alpha * acc + p @ v[j0:j1]
+            m = m_new
+        out[i0:i1] = acc / l
+    return out
+'''),
+    (2, "the scores computed in float32", '''
+def flash_forward(q, k, v, causal=False, block_q=16, block_k=16):
+    L, S, D = q.shape[0], k.shape[0], q.shape[1]
+    out = np.zeros((L, v.shape[1]))
+    for i0 in range(0, L, block_q):
+        i1 = min(i0 + block_q, L)
+        m = np.full((i1 - i0, 1), -np.inf)
+        l, acc = np.zeros((i1 - i0, 1)), np.zeros((i1 - i0, v.shape[1]))
+        for j0 in range(0, S, block_k):
+            j1 = min(j0 + block_k, S)
+            if causal and j0 > i1 - 1:
+                continue
+            s = (q[i0:i1].astype(np.float32) @ k[j0:j1].T.astype(np.float32)) / math.sqrt(D)
+            if causal:
+                s = np.where(np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None], -np.inf, s)
+            m_new = np.maximum(m, s.max(axis=1, keepdims=True))
+            p, alpha = np.exp(s - m_new), np.exp(m - m_new)
+            l = alpha * l + p.sum(axis=1, keepdims=True)
+            acc = alpha * acc + p @ v[j0:j1]
+            m = m_new
+        out[i0:i1] = acc / l
+    return out
+'''),
     # ---- exercise 3: a tile step that carries the logsumexp
     (3, "exp(lse) taken directly: overflows once the scores reach +800", '''
 def tile_step(o, lse, s, v_tile):
@@ -338,6 +407,28 @@ def tile_step(o, lse, s, v_tile):
     o_t, lse_t = fa.flash_attention_np(np.eye(s.shape[0]), np.zeros((s.shape[1], s.shape[0])),
                                        v_tile, np.isfinite(s), scale=1.0)
     return fa.merge_partials_np(np.stack([o, o_t]), np.stack([lse, lse_t]))
+'''),
+    (3, "the tile's logsumexp taken as log(sum(exp(s))): +inf once the scores reach +800", '''
+def tile_step(o, lse, s, v_tile):
+    with np.errstate(over="ignore", divide="ignore"):
+        lse_tile = np.log(np.exp(s).sum(axis=-1))
+    lse_new = np.logaddexp(lse, lse_tile)
+    seen = np.isfinite(lse_new)
+    ref = np.where(seen, lse_new, 0.0)
+    o_new = np.exp(lse - ref)[:, None] * o + np.exp(s - ref[:, None]) @ v_tile
+    return np.where(seen[:, None], o_new, 0.0), lse_new
+'''),
+    (3, "the scores shifted in place by their max: the caller's s changes", '''
+def tile_step(o, lse, s, v_tile):
+    top = s.max(axis=-1)
+    top_safe = np.where(np.isneginf(top), 0.0, top)
+    s -= top_safe[:, None]
+    with np.errstate(divide="ignore"):
+        lse_tile = top_safe + np.log(np.exp(s).sum(axis=-1))
+    lse_new = np.logaddexp(lse, lse_tile)
+    new_safe = np.where(np.isneginf(lse_new), 0.0, lse_new)
+    keep = np.exp(lse - new_safe)[:, None]
+    return keep * o + np.exp(s + (top_safe - new_safe)[:, None]) @ v_tile, lse_new
 '''),
     # ---- exercise 4: how many tiles does a causal mask skip?
     (4, "skipped by the tile's FIRST query instead of its last", '''

@@ -164,6 +164,18 @@ def band_attention(q, k, v, back, ahead):
     return np.einsum("lw,lwv->lv", band, v[safe]), band
 '''),
     # ---- exercise 3: a shift that does not cancel
+    (2, "keys read with mode='wrap', masked after exp, the row max taken over every slot", '''
+def band_attention(q, k, v, back, ahead):
+    L, D = q.shape
+    W = back + ahead + 1
+    index = np.arange(L)[:, None] - back + np.arange(W)[None, :]
+    valid = (index >= 0) & (index < L)
+    kb, vb = np.take(k, index, axis=0, mode="wrap"), np.take(v, index, axis=0, mode="wrap")
+    scores = np.einsum("ld,lwd->lw", q, kb) / np.sqrt(D)
+    band = np.exp(scores - scores.max(1, keepdims=True)) * valid
+    band = band / band.sum(1, keepdims=True)
+    return np.einsum("lw,lwv->lv", band, vb), band
+'''),
     (3, "the given code, unchanged: a shift per key row", '''
 performer_attention = performer_given
 '''),
@@ -252,6 +264,16 @@ def performer_attention(q, k, v, omega):
     return sq.performer_attention_np(q, k, v, omega)[0]
 '''),
     # ---- exercise 4: one decoding step of causal linear attention
+    (3, "the query shift per sequence, not per row: rows far below the maximum underflow", '''
+def performer_attention(q, k, v, omega):
+    D = q.shape[-1]
+    q, k = q / D**0.25, k / D**0.25
+    log_q = q @ omega.T - 0.5 * (q**2).sum(-1, keepdims=True)
+    log_k = k @ omega.T - 0.5 * (k**2).sum(-1, keepdims=True)
+    phi_q = np.exp(log_q - log_q.max(axis=(-2, -1), keepdims=True))
+    phi_k = np.exp(log_k - log_k.max(axis=(-2, -1), keepdims=True))
+    return (phi_q @ (phi_k.swapaxes(-2, -1) @ v)) / (phi_q @ phi_k.sum(axis=-2)[..., None])
+'''),
     (4, "updated in place (state += ...): the caller's state changes under its feet", '''
 def linear_decode_step(state, z, q_t, k_t, v_t):
     phi_q, phi_k = sq.elu_feature_map_np(q_t), sq.elu_feature_map_np(k_t)
@@ -473,7 +495,7 @@ def band_attention(q, k, v, back, ahead):
     band = e / e.sum(-1, keepdims=True)
     return (band[:, :, None] * v[safe]).sum(1), band
 '''),
-    (3, "the key shift per sequence, and the query shift per sequence too", '''
+    (3, "the key shift per sequence, the query shift per row, both sums by einsum", '''
 def performer_attention(q, k, v, omega):
     D = q.shape[-1]
     qs, ks = q / D**0.25, k / D**0.25
