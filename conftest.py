@@ -23,3 +23,17 @@ def pytest_terminal_summary(terminalreporter):
     for path, seconds in sorted(_notebook_seconds.items()):
         flag = "  OVER THE 60 s BUDGET" if seconds > 60 else ""
         terminalreporter.write_line(f"{seconds:6.1f} s  {path}{flag}")
+
+
+# pytest-xdist (`make test`, --dist loadscope) hands out whole modules (and notebooks) in
+# collection order. The longest ones go first, so that no worker starts one of them last
+# while the other sits idle: the wrong-answer harness, the two browser modules, the stubs.
+LONGEST_FIRST = ["tests/test_wrong_answers.py", "tests/test_browser.py",
+                 "tests/test_browser_decks.py", "tests/test_exercises.py"]
+
+
+def pytest_collection_modifyitems(session, config, items):
+    def rank(item):
+        path = item.nodeid.split("::")[0]
+        return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
+    items.sort(key=rank)                # stable: the order inside each module is kept
