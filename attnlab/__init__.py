@@ -14,8 +14,8 @@ Each module holds the reusable cells of one chapter notebook:
     attnlab.transformer_block        from notebooks/09_transformer_block.ipynb
     attnlab.pretrained_encoder       from notebooks/10_pretrained_encoder.ipynb
     attnlab.kv_cache                 from notebooks/11_kv_cache.ipynb
-    attnlab.flash_attention          from notebooks/12_flash_attention.ipynb
-    attnlab.subquadratic_attention   from notebooks/13_subquadratic_attention.ipynb
+    attnlab.flash_attention          from notebooks/13_flash_attention.ipynb
+    attnlab.subquadratic_attention   from notebooks/14_subquadratic_attention.ipynb
 
 Do not edit: change the notebook, then run `make export`.
 """

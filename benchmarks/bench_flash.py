@@ -1,4 +1,4 @@
-"""Chapter 12 targets: memory and time of tiled attention and of PyTorch's fused SDPA.
+"""Chapter 13 targets: memory and time of tiled attention and of PyTorch's fused SDPA.
 
 Every target is a ratio against naive attention measured in the same run (see README.md):
 
@@ -121,7 +121,7 @@ def main():
     table = header + "".join(f"| {w} | {n} | {m} | {t} | {'yes' if ok else 'NO'} |\n"
                              for w, n, m, t, ok in rows)
     machine = machine_line()
-    text = ("# FlashAttention benchmark (chapter 12)\n\n"
+    text = ("# FlashAttention benchmark (chapter 13)\n\n"
             f"`benchmarks/bench_flash.py` on {machine}. One head, D = {D}, tiled blocks "
             f"{BLOCK} x {BLOCK}; NumPy in float64, PyTorch in float32. These are CPU figures: "
             "they show memory and exactness, not GPU speed.\n\n" + table)

@@ -1,4 +1,4 @@
-"""Chapter 13 at large N: time and peak memory of exact and sub-quadratic attention.
+"""Chapter 14 at large N: time and peak memory of exact and sub-quadratic attention.
 
 One head, D = Dv = 64, float32, one thread, non-causal; N from 1024 to 16384 (the notebook
 stops at 4096 to stay within its 60 s). Methods: exact (naive: scores, softmax, product),
@@ -86,7 +86,7 @@ def main(argv: list[str]) -> int:
         ("window w=64 (causal) time, L=8192 / L=2048 (quadratic: 16)",
          window_64[8192] / window_64[2048], 10.0),
     ]
-    lines = ["# Chapter 13: sub-quadratic attention, measured", "",
+    lines = ["# Chapter 14: sub-quadratic attention, measured", "",
              f"One head, D = Dv = {D}, float32, one thread, torch {torch.__version__}.", "",
              "| method | " + " | ".join(f"N = {N}" for N in Ns) + " |",
              "|---|" + "---|" * len(Ns)]

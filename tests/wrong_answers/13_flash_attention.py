@@ -1,4 +1,4 @@
-"""Wrong answers a learner would plausibly write for chapter 12's exercises."""
+"""Wrong answers a learner would plausibly write for chapter 13's exercises."""
 WRONG = [
     # ---- exercise 1: the online softmax of a masked stream
     (1, "the chapter's update copied without a guard: NaN while every score is -inf", '''

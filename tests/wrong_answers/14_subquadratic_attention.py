@@ -1,4 +1,4 @@
-"""Wrong answers a learner would plausibly write for chapter 13's exercises."""
+"""Wrong answers a learner would plausibly write for chapter 14's exercises."""
 WRONG = [
     # ---- exercise 1: how many pairs does a window allow?
     (1, "every row counted as full: L (w + 1), the short rows at the start forgotten", '''
