@@ -2,7 +2,10 @@
 
 On a projector (1280 x 720): every deck loads with no console error and no request outside the
 site, is titled by its chapter, shows no `In [n]:` prompt and no raw TeX, gives its figures
-an alt text, and every slide fits 1280 x 720; the print view gives one PDF page per slide.
+an alt text, and every slide fits 1280 x 720; figures grow to use their slide and few slides
+are near-empty; the arrow keys walk every slide, sub-slides included; every link on a slide or
+in the notes leads to a page (and a section) of the published site; the speaker view shows
+each formula of the notes once; the print view gives one PDF page per slide.
 
 The decks are built by tools/make_slides.py into the built site's slides/ folder, as
 published (the site: fixture `book_build`). Skipped without Chromium, as tests/test_browser.py.
@@ -20,6 +23,8 @@ from nbcommon import chapter_notebooks
 
 
 BROWSER_SUMMARY: dict = {}
+SPARSE = 0.4            # a slide whose content ends above 40% of its height is near-empty
+MAX_SPARSE = 5          # ... and a deck has at most this many (its title slide aside)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -58,6 +63,7 @@ def browser():
 SLIDE_LIST = """() => Reveal.getSlides().map(s => {
     const i = Reveal.getIndices(s); return [i.h, i.v || 0]; })"""
 MEASURE = """async ([h, v]) => {
+    const H = SLIDE_HEIGHT;
     Reveal.slide(h, v);
     const s = Reveal.getCurrentSlide();
     await Promise.all([...s.querySelectorAll('img')].map(i => i.complete ? null :
@@ -65,13 +71,18 @@ MEASURE = """async ([h, v]) => {
     await new Promise(r => (window.MathJax && MathJax.Hub)
         ? MathJax.Hub.Queue(() => { window.fitFigures(s); r(); }) : (window.fitFigures(s), r()));
     const text = s.innerText;
-    return {height: s.scrollHeight, width: s.scrollWidth,
+    const scale = Reveal.getScale() || 1, top = s.getBoundingClientRect().top;
+    const shown = [...s.children].filter(c => c.tagName !== 'ASIDE');
+    const bottom = Math.max(0, ...shown.map(c => (c.getBoundingClientRect().bottom - top) / scale));
+    return {height: s.scrollHeight, width: s.scrollWidth, filled: bottom / H,
+            scales: [...s.querySelectorAll('img')].filter(i => i.naturalHeight)
+                .map(i => i.getBoundingClientRect().height / scale / i.naturalHeight),
             wide_code: [...s.querySelectorAll('pre')]
                 .filter(p => p.scrollWidth > p.clientWidth + 1).length,
             prompt: /In\\s*\\[\\d*\\]:/.test(text),
             alts: [...s.querySelectorAll('img')].map(i => i.getAttribute('alt') || ''),
             title: (s.querySelector('h1, h2, h3') || {textContent: ''}).textContent.slice(0, 60)};
-}"""
+}""".replace("SLIDE_HEIGHT", str(SLIDE_H))
 SLIDE_TEXT = """() => {
     const clone = document.querySelector('.reveal .slides').cloneNode(true);
     clone.querySelectorAll('pre, code, script, style, .MathJax, .MathJax_CHTML, .MathJax_Preview, '
@@ -107,6 +118,15 @@ def decks(site, browser):
                                     for s in d["slides"]) for name, d in found.items()}
     BROWSER_SUMMARY["slides taller or wider than 1280 x 720"] = (
         f"{sum(over.values())} (" + ", ".join(f"{k}: {v}" for k, v in over.items()) + ")")
+    sparse = {name.split("_")[0]: sum(s["filled"] < SPARSE for s in d["slides"][1:])
+              for name, d in found.items()}
+    BROWSER_SUMMARY[f"slides less than {SPARSE:.0%} filled (title aside)"] = (
+        f"{sum(sparse.values())} (" + ", ".join(f"{k}: {v}" for k, v in sparse.items()) + ")")
+    scales = [x for d in found.values() for s in d["slides"] for x in s["scales"]]
+    if scales:
+        BROWSER_SUMMARY["figures on slides"] = (
+            f"{len(scales)}, shown at {min(scales):.2f}x to {max(scales):.2f}x their stored size "
+            f"(median {sorted(scales)[len(scales) // 2]:.2f}x)")
     BROWSER_SUMMARY["console errors (decks)"] = sum(len(d["errors"]) for d in found.values())
     BROWSER_SUMMARY["external requests (decks)"] = sum(len(d["external"]) for d in found.values())
     return found
@@ -159,3 +179,103 @@ def test_print_view_gives_one_pdf_page_per_slide(site, browser, decks, tmp_path)
     BROWSER_SUMMARY["print view"] = f"{name}: {in_pdf} PDF pages for {len(deck['slides'])} slides"
     assert not errors, errors
     assert pages == len(deck["slides"]) == in_pdf, (pages, len(deck["slides"]), in_pdf)
+
+
+def test_few_slides_are_near_empty(decks):
+    """A slide a lecturer stands in front of is used: at most a few end above 40% of it."""
+    bad = {name: [i + 1 for i, s in enumerate(d["slides"]) if i and s["filled"] < SPARSE]
+           for name, d in decks.items()}
+    bad = {k: v for k, v in bad.items() if len(v) > MAX_SPARSE}
+    assert not bad, f"decks with more than {MAX_SPARSE} slides less than {SPARSE:.0%} filled " \
+                    f"(slide numbers): {bad}"
+
+
+def test_arrow_keys_walk_every_slide(site, browser, decks):
+    """The lecture plan says the arrow keys move on: from a slide with sub-slides, the right
+    arrow goes to its first sub-slide, not past it."""
+    base, _ = site
+    name, deck = next(((n, d) for n, d in decks.items() if len(d["slides"]) > 2), (None, None))
+    page = _open(browser, base, {"width": SLIDE_W, "height": SLIDE_H})
+    page.goto(base + "slides/" + name, wait_until="networkidle")
+    page.wait_for_selector("body[data-deck-ready]", timeout=30000)
+    order = page.evaluate(SLIDE_LIST)
+    seen = [tuple(page.evaluate("() => { const i = Reveal.getIndices(); return [i.h, i.v || 0]; }"))]
+    for _ in range(len(order) - 1):
+        page.keyboard.press("ArrowRight")
+        seen.append(tuple(page.evaluate(
+            "() => { const i = Reveal.getIndices(); return [i.h, i.v || 0]; }")))
+    page.close()
+    assert [list(s) for s in seen] == order, f"{name}: the right arrow skips slides"
+    assert any(v for _, v in seen), f"{name} has no sub-slides to walk; pick another deck"
+
+
+def _links(html: str) -> list[str]:
+    """Every link of the deck's slides and notes that points into the site."""
+    body = html.split('<div class="slides">', 1)[-1]
+    hrefs = re.findall(r'<a\s[^>]*href="([^"]+)"', body)
+    return [h for h in hrefs if not re.match(r"[a-z]+:|#/|#$", h)]
+
+
+def test_links_lead_to_published_pages(site, decks):
+    """A link on a slide or in the notes opens a page of the site, at the section it names."""
+    _, html = site
+    bad, count = [], 0
+    ids: dict = {}
+    for name in decks:
+        for href in _links((html / "slides" / name).read_text(encoding="utf-8")):
+            count += 1
+            file, _, anchor = href.partition("#")
+            target = (html / "slides" / file).resolve() if file else html / "slides" / name
+            if not target.is_file():
+                bad.append(f"{name}: {href} (no such page)")
+                continue
+            if anchor:
+                if target not in ids:
+                    ids[target] = set(re.findall(r'id="([^"]+)"', target.read_text("utf-8")))
+                if anchor not in ids[target]:
+                    bad.append(f"{name}: {href} (no #{anchor} on that page)")
+    BROWSER_SUMMARY["links in decks"] = f"{count}, {len(bad)} going nowhere"
+    assert count, "no links found in the decks: the check would pass on nothing"
+    assert not bad, f"{len(bad)} links in decks go nowhere:\n" + "\n".join(bad[:30])
+
+
+SPEAKER_MATH = """() => {
+    const notes = document.querySelector('.speaker-controls-notes');
+    if (!notes) { return null; }
+    const shown = e => e.getClientRects().length > 0 && getComputedStyle(e).display !== 'none';
+    return {formulas: notes.querySelectorAll('script[type^="math/tex"]').length,
+            glyphs: [...notes.querySelectorAll('.mjx-math')].filter(shown).length,
+            mathml: [...notes.querySelectorAll('math')].filter(shown).length};
+}"""
+
+
+def test_speaker_view_shows_each_formula_once(site, browser, decks):
+    """Press S as a lecturer does: the notes of a slide with a formula show it once."""
+    base, html = site
+    for name in decks:
+        text = (html / "slides" / name).read_text(encoding="utf-8")
+        notes = re.findall(r'<aside class="notes">(.*?)</aside>', text, re.S)
+        k = next((i for i, n in enumerate(notes) if "\\(" in n or "$" in n), None)
+        if k is not None:
+            break
+    else:
+        pytest.fail("no deck has a formula in its notes: nothing to check")
+    page = _open(browser, base, {"width": SLIDE_W, "height": SLIDE_H})
+    page.goto(base + "slides/" + name, wait_until="networkidle")
+    page.wait_for_selector("body[data-deck-ready]", timeout=30000)
+    where = page.evaluate("""(k) => { const a = document.querySelectorAll('aside.notes')[k];
+        const s = a.closest('section'); const i = Reveal.getIndices(s); return [i.h, i.v || 0]; }""", k)
+    page.evaluate("([h, v]) => Reveal.slide(h, v)", where)
+    page.evaluate("() => new Promise(r => MathJax.Hub.Queue(r))")
+    with page.expect_popup() as popup:
+        page.keyboard.press("s")
+    speaker = popup.value
+    speaker.wait_for_selector(".speaker-controls-notes", timeout=30000)
+    speaker.wait_for_timeout(1500)
+    found = speaker.evaluate(SPEAKER_MATH)
+    speaker.close()
+    page.close()
+    BROWSER_SUMMARY["speaker view"] = f"{name}, slide {where}: {found}"
+    assert found and found["formulas"], f"{name}: no formula reached the speaker view: {found}"
+    assert found["glyphs"] == 0 and found["mathml"] == found["formulas"], (
+        f"{name}: each formula should show once in the speaker view: {found}")

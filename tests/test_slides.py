@@ -89,3 +89,64 @@ def test_deck_features_on_a_made_up_chapter(tmp_path):
     assert "ValueError: mask must be boolean; got float32" in html
     assert "Traceback" not in html and "x.py" not in html, "an error shows only its last line"
     assert "(ch99-label)=" not in html, "MyST labels are for the site, not the deck"
+
+
+def _made_up_deck(good: bool):
+    """A small chapter whose deck breaks (good=False) or keeps (good=True) the lecturer rules."""
+    png = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQ"
+           "AAAABJRU5ErkJggg==")
+    figure = [nbformat.v4.new_output("display_data", data={"image/png": png,
+                                                            "text/plain": "<Figure>"})]
+    words = " ".join(["word"] * 30)
+    cells = [_cell("markdown", "# 9. Made up\n\n**What you build:** a deck.", slide="slide"),
+             _cell("markdown", "## 1. Intuition", slide="slide"),
+             _cell("code", "plot()", tags=["slide-output-only"], outputs=figure if good else []),
+             _cell("markdown", f"Says something. {words}", slide="notes")]
+    for k in range(4):      # one-line slides
+        cells.append(_cell("markdown", f"One line {k}." + (f" {words}" if good else ""),
+                           slide="slide"))
+        cells.append(_cell("markdown", "Talk.", slide="notes"))
+    for k in range(2):
+        cells.append(_cell("markdown", f"**Predict:** what happens {k}?", slide="slide"))
+        cells.append(_cell("markdown", "Answer: this." if good else "It does.", slide="notes"))
+    link = "[section 1](#ch04-scaling)" if good else "[section 1](#ch99-nowhere)"
+    cells.append(_cell("markdown", f"## 3. Interview questions\n\n- Why? {link}\n- How?",
+                       slide="slide"))
+    cells.append(_cell("markdown", "As the cell below shows." if not good else "Ask both.",
+                       slide="notes"))
+    return nbformat.v4.new_notebook(cells=cells)
+
+
+def test_lecturer_rules_fail_on_a_bad_deck_and_pass_on_a_good_one(tmp_path, monkeypatch):
+    monkeypatch.setattr(slide_rules, "LECTURES", tmp_path)
+    bad_path, good_path = tmp_path / "98_bad.ipynb", tmp_path / "99_good.ipynb"
+    nbformat.write(_made_up_deck(False), bad_path)
+    nbformat.write(_made_up_deck(True), good_path)
+    (tmp_path / "99_good.md").write_text(
+        "# Lecture plan: chapter 99, Good\n\n## Plan for 90 minutes\n\n| minutes | part |\n"
+        "|---|---|\n| 40 | one |\n| 45 | two |\n\n## To fit 50 minutes\n\nskip two\n\n"
+        "## Live demo\n\nx\n\n## Prompts for the room\n\ny\n\n## Exercises to assign\n\nz\n")
+    bad = "\n".join(slide_rules.deck_problems(bad_path, read(bad_path)))
+    for expected in ["near-empty slides", "'1. Intuition' has no figure",
+                     "without an `Answer:` notes cell", "notes mention 'the cell'",
+                     "#ch99-nowhere, which is not a label", "no lecture plan"]:
+        assert expected in bad, f"not caught: {expected}\n{bad}"
+    assert slide_rules.deck_problems(good_path, read(good_path)) == []
+    (tmp_path / "99_good.md").write_text("# Lecture plan: chapter 99, Good\n\n"
+                                         "## Plan for 90 minutes\n\n| 20 | one |\n")
+    short = "\n".join(slide_rules.deck_problems(good_path, read(good_path)))
+    assert "missing headings" in short
+
+
+def test_deck_links_point_to_published_pages():
+    pages = {"ch04-scaling": "../notebooks/04_scaled_dot_product.html"}
+    assert make_slides.published("#ch04-scaling", "notebooks", pages) == \
+        "../notebooks/04_scaled_dot_product.html#ch04-scaling"
+    assert make_slides.published("05_masks.ipynb", "notebooks", pages) == \
+        "../notebooks/05_masks.html"
+    assert make_slides.published("../exercises/05_masks.ipynb#x", "notebooks", pages) == \
+        "../exercises/05_masks.html#x"
+    assert make_slides.published("../book/notation.md", "notebooks", pages) == \
+        "../book/notation.html"
+    assert make_slides.published("https://arxiv.org/abs/1706.03762", "notebooks", pages) == \
+        "https://arxiv.org/abs/1706.03762"

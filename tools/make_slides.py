@@ -14,7 +14,13 @@ reveal template (tools/slides_template/attn_reveal/) this script makes sure that
 - a code cell tagged `slide-output-only` shows its output without its code;
 - an error shows only its last line (`ValueError: ...`), never a traceback;
 - figures are scaled down until their slide fits 1280 x 720, and code wraps at the slide's edge;
-- `deck.html?print-pdf` is reveal.js's print view: print it to PDF from the browser.
+- `deck.html?print-pdf` is reveal.js's print view: print it to PDF from the browser;
+- the arrow keys walk every slide in order (reveal.js's linear navigation), sub-slides included;
+- links point to the published pages: `#chNN-word` to the chapter that holds the label,
+  `NN_name.ipynb` and `../exercises/NN_name.ipynb` to their .html pages (the decks sit in the
+  site's slides/ folder, so `../notebooks/NN_name.html#chNN-word`);
+- speaker notes show each formula once in the speaker view (MathJax's hidden copy for screen
+  readers would show there too: the speaker window has none of MathJax's styles).
 
     python tools/make_slides.py                 # chapters 1.. -> _build/slides/NN_name.slides.html
     python tools/make_slides.py notebooks/05_masks.ipynb --out /tmp/decks
@@ -54,6 +60,11 @@ SKIP_IN_COPY = shutil.ignore_patterns("unpacked", "test", "png", "otf", "eot", "
                                       "*.md", "demo.html", "index.html", "css", "js")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _LABEL = re.compile(r"^\([\w-]+\)=[ \t]*\n?", re.M)
+_LINK = re.compile(r"\]\(([^)\s]+)\)")
+# In the speaker window, MathJax's rendering of a formula (.mjx-math) has lost its styles; the MathML copy
+# that MathJax keeps for screen readers renders natively there, so it alone is shown.
+NOTES_STYLE = ("\n\n<style>.speaker-controls-notes .mjx-math, .speaker-controls-notes "
+               ".MathJax_Preview { display: none !important; }</style>")
 
 
 def deck_notebooks() -> list[Path]:
@@ -108,13 +119,51 @@ def split_opening(nb) -> None:
     nb.cells[0:1] = cells
 
 
-def for_slides(nb):
+def label_pages() -> dict[str, str]:
+    """Each MyST label (`(ch04-scaling)=`) -> the published page that holds it, from slides/."""
+    pages = {}
+    for folder in ("notebooks", "exercises", "solutions"):
+        for path in sorted((ROOT / folder).glob("*.ipynb")):
+            for cell in read(path).cells:
+                if cell.cell_type == "markdown":
+                    for label in re.findall(r"^\(([\w-]+)\)=[ \t]*$", cell.source, re.M):
+                        pages.setdefault(label, f"../{folder}/{path.stem}.html")
+    for path in sorted((ROOT / "book").rglob("*.md")):
+        for label in re.findall(r"^\(([\w-]+)\)=[ \t]*$", path.read_text(encoding="utf-8"), re.M):
+            pages.setdefault(label, "../" + path.relative_to(ROOT).with_suffix(".html").as_posix())
+    return pages
+
+
+def published(target: str, folder: str, pages: dict[str, str]) -> str:
+    """Where a link of a notebook in `folder` (notebooks, ...) leads from the site's slides/."""
+    if re.match(r"[a-z]+:", target):
+        return target
+    file, hash_, anchor = target.partition("#")
+    if not file:
+        return f"{pages[anchor]}#{anchor}" if anchor in pages else target
+    parts = (folder + "/" + file).split("/")
+    resolved: list[str] = []
+    for part in parts:
+        if part == "..":
+            resolved = resolved[:-1]
+        elif part not in ("", "."):
+            resolved.append(part)
+    path = "/".join(resolved)
+    path = re.sub(r"\.(ipynb|md)$", ".html", path)
+    return "../" + path + (hash_ + anchor if anchor else "")
+
+
+def for_slides(nb, folder: str = "notebooks", pages: dict[str, str] | None = None):
     """A copy of the notebook as the deck shows it (the page is not changed)."""
     nb = copy.deepcopy(nb)
+    pages = label_pages() if pages is None else pages
     split_opening(nb)
     for cell in nb.cells:
         if cell.cell_type == "markdown":
             cell.source = _LABEL.sub("", cell.source)     # MyST labels are for the site
+            cell.source = _LINK.sub(lambda m: f"]({published(m[1], folder, pages)})", cell.source)
+            if cell.metadata.get("slideshow", {}).get("slide_type") == "notes" and "$" in cell.source:
+                cell.source += NOTES_STYLE
             continue
         if cell.cell_type != "code":
             continue
@@ -127,10 +176,11 @@ def for_slides(nb):
     return nb
 
 
-def export(path: Path, ex: SlidesExporter | None = None) -> str:
+def export(path: Path, ex: SlidesExporter | None = None,
+           pages: dict[str, str] | None = None) -> str:
     """The deck of one notebook, as HTML."""
     ex = ex or exporter()
-    nb = for_slides(read(path))
+    nb = for_slides(read(path), path.resolve().parent.name, pages)
     title = nb.metadata["title"]
     body, _ = ex.from_notebook_node(nb, resources={"favicon_url": "vendor/favicon.svg",
                                                    "metadata": {"name": title}})
@@ -162,10 +212,10 @@ def main(argv: list[str] | None = None) -> int:
     fetch_vendor()
     args.out.mkdir(parents=True, exist_ok=True)
     copy_vendor(args.out)
-    ex = exporter()
+    ex, pages = exporter(), label_pages()
     for path in args.notebooks or deck_notebooks():
         dst = args.out / path.name.replace(".ipynb", ".slides.html")
-        dst.write_text(export(path, ex), encoding="utf-8")
+        dst.write_text(export(path, ex, pages), encoding="utf-8")
         print(f"wrote {dst}")
     print(f"Open {args.out}/<chapter>.slides.html in a browser (no network needed); "
           "add ?print-pdf to the address for the print view, then print to PDF.")
