@@ -188,3 +188,17 @@ def test_helpers_accept_good_input():
     check_scale(np.float32(0.5))
     check_tensors(a=torch.zeros(2), b=torch.ones(3))
     assert as_float64([1, 2], "x").dtype == np.float64
+
+
+@pytest.mark.parametrize("dtype, atol", [(torch.float16, 5e-3), (torch.bfloat16, 4e-2)])
+def test_half_precision_inputs(dtype, atol):
+    """16-bit tensors work end to end; the output is within a few of the dtype's rounding steps
+    (float16 spacing near 1 is 1e-3, bfloat16's 8e-3) of the float64 answer for the same inputs."""
+    rng = np.random.default_rng(3)
+    q, k, v = (torch.from_numpy(rng.normal(size=s)).to(dtype)
+               for s in [(2, 5, 16), (2, 7, 16), (2, 7, 8)])
+    out, w = sdpa_pt(q, k, v)
+    assert out.dtype == w.dtype == dtype and torch.isfinite(out).all()
+    ref = reference_attention_float64(q.double().numpy(), k.double().numpy(), v.double().numpy(),
+                                      16 ** -0.5)
+    np.testing.assert_allclose(out.double().numpy(), ref, atol=atol, rtol=0)

@@ -467,6 +467,50 @@ def attention_fixed(q, k, v):
     weights = e / e.sum(axis=-1, keepdims=True)
     return (weights @ v).astype(np.float64), weights.astype(np.float64)
 '''),
+    (7, "ignores prescaled: the unscaled edge for both orders", '''
+def largest_safe_entry(D, dtype, prescaled):
+    return math.sqrt(torch.finfo(dtype).max / D)
+'''),
+    (7, "the typical size of a random product (sqrt(D) a^2), not the worst case, for both orders", '''
+def largest_safe_entry(D, dtype, prescaled):
+    return math.sqrt(torch.finfo(dtype).max / math.sqrt(D))
+'''),
+    (7, "forgets the square root: M / D", '''
+def largest_safe_entry(D, dtype, prescaled):
+    return torch.finfo(dtype).max / (math.sqrt(D) if prescaled else D)
+'''),
+    (7, "65,504 for every dtype", '''
+def largest_safe_entry(D, dtype, prescaled):
+    return math.sqrt(65504.0 / (math.sqrt(D) if prescaled else D))
+'''),
+    (7, "the exp edge log(M) instead of M", '''
+def largest_safe_entry(D, dtype, prescaled):
+    return math.sqrt(math.log(torch.finfo(dtype).max) / (math.sqrt(D) if prescaled else D))
+'''),
+    (7, "scaling first treated as dividing the product by D", '''
+def largest_safe_entry(D, dtype, prescaled):
+    return math.sqrt(torch.finfo(dtype).max / (1 if prescaled else D))
+'''),
+    (7, "scaling first with the fourth root in the wrong place", '''
+def largest_safe_entry(D, dtype, prescaled):
+    return math.sqrt(torch.finfo(dtype).max / (D ** 0.25 if prescaled else D))
+'''),
+    (7, "float32's largest number for every dtype", '''
+def largest_safe_entry(D, dtype, prescaled):
+    return math.sqrt(torch.finfo(torch.float32).max / (math.sqrt(D) if prescaled else D))
+'''),
+    (7, "returns a tensor, not a float", '''
+def largest_safe_entry(D, dtype, prescaled):
+    return torch.tensor(torch.finfo(dtype).max / (math.sqrt(D) if prescaled else D)).sqrt()
+'''),
+    (7, "integer entries: math.isqrt rounds the edge down", '''
+def largest_safe_entry(D, dtype, prescaled):
+    return float(math.isqrt(int(torch.finfo(dtype).max / (math.sqrt(D) if prescaled else D))))
+'''),
+    (7, "the largest score instead of the largest entry", '''
+def largest_safe_entry(D, dtype, prescaled):
+    return torch.finfo(dtype).max / math.sqrt(D)
+'''),
 ]
 
 RIGHT = [    (1, "float32 throughout (allowed, checked at a float32 tolerance)", '''
@@ -568,5 +612,30 @@ def attention_fixed(q, k, v):
 def softmax_temperature(x, tau):
     x = np.asarray(x, dtype=np.float64)
     return softmax((x.T / np.asarray(tau, dtype=np.float64).T).T, axis=-1)
+'''),
+    (7, "in log space", '''
+def largest_safe_entry(D, dtype, prescaled):
+    log_m = math.log(torch.finfo(dtype).max)
+    return math.exp(0.5 * (log_m - (0.5 if prescaled else 1.0) * math.log(D)))
+'''),
+    (7, "the rounding edge M + half a spacing (65,520 in float16), NumPy's float64", '''
+def largest_safe_entry(D, dtype, prescaled):
+    fi = torch.finfo(dtype)
+    edge = fi.max * (1 + fi.eps / 4)
+    return np.sqrt(np.float64(edge) / (np.sqrt(D) if prescaled else D))
+'''),
+    (7, "measured by bisection", '''
+def largest_safe_entry(D, dtype, prescaled):
+    def finite(a):
+        q = torch.full((1, D), a, dtype=torch.float64).to(dtype)
+        s = (q / math.sqrt(D)) @ q.T if prescaled else (q @ q.T) / math.sqrt(D)
+        return bool(torch.isfinite(s).all())
+    lo, hi = 0.0, 1.0
+    while finite(hi):
+        lo, hi = hi, 2 * hi
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if finite(mid) else (lo, mid)
+    return lo
 '''),
 ]
