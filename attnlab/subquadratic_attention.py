@@ -8,35 +8,35 @@ from attnlab.masks import causal_mask_np, masked_softmax_np
 from attnlab.scaled_dot_product import check_qkv_shapes, softmax_np
 
 
-def check_window(w):
-    """Raise ValueError unless w is a non-negative integer (how far a query looks back)."""
-    if isinstance(w, bool) or not isinstance(w, (int, np.integer)) or w < 0:
-        raise ValueError(f"window w must be a non-negative integer (how many positions a query "
-                         f"looks back); got {w!r}")
+def check_window(W):
+    """Raise ValueError unless W is a positive integer (how many keys a causal query sees)."""
+    if isinstance(W, bool) or not isinstance(W, (int, np.integer)) or W < 1:
+        raise ValueError(f"window W must be a positive integer (the number of keys a causal "
+                         f"query sees, its own included); got {W!r}")
 
 
-def sliding_window_mask_np(L, w, causal=True):
+def sliding_window_mask_np(L, W, causal=True):
     """Boolean (L, L) sliding-window mask, True = may attend.
 
-    causal=True (Mistral): query i sees keys i-w .. i, that is w + 1 keys.
-    causal=False (Longformer): query i sees keys i-w .. i+w, that is 2w + 1 keys.
-    Rows near the ends see fewer keys (the window is clipped, never wrapped).
+    causal=True: query i sees keys i-W+1 .. i, that is W keys, the newest included (the
+    book's convention, as chapter 12's rolling buffer of W). causal=False: |i - j| < W,
+    that is 2W - 1 keys. Rows near the ends see fewer keys (clipped, never wrapped).
     """
-    check_window(w)
+    check_window(W)
     back = np.arange(L)[:, None] - np.arange(L)[None, :]   # (L, 1) - (1, L) -> (L, L): i - j
     if causal:
-        return (back >= 0) & (back <= w)
-    return np.abs(back) <= w
+        return (back >= 0) & (back < W)
+    return np.abs(back) < W
 
 
-def band_keys_np(L, w, causal=True):
-    """Key index of every band slot, and whether it exists: two (L, W) arrays.
+def band_keys_np(L, W, causal=True):
+    """Key index of every band slot, and whether it exists: two (L, slots) arrays.
 
-    Slot t of query i holds key i - w + t; W = w + 1 (causal) or 2w + 1 (bidirectional).
+    Slot t of query i holds key i - W + 1 + t; slots = W (causal) or 2W - 1 (bidirectional).
     """
-    check_window(w)
-    W = w + 1 if causal else 2 * w + 1
-    index = np.arange(L)[:, None] - w + np.arange(W)[None, :]   # (L, 1) + (1, W) -> (L, W)
+    check_window(W)
+    slots = W if causal else 2 * W - 1
+    index = np.arange(L)[:, None] - (W - 1) + np.arange(slots)[None, :]   # (L, 1) + (1, slots)
     return index, (index >= 0) & (index < L)
 
 
@@ -48,35 +48,35 @@ def check_self_attention(q, k, v):
                          f"the same length (L == S); got q {tuple(q.shape)}, k {tuple(k.shape)}")
 
 
-def sliding_window_attention_np(q, k, v, w, causal=True, scale=None):
+def sliding_window_attention_np(q, k, v, W, causal=True, scale=None):
     """Sliding-window self-attention computed on the band only, NumPy float64.
 
     q, k: (..., L, D), v: (..., L, Dv). Returns (out, band): out (..., L, Dv) and the band
-    weights (..., L, W), band[..., i, t] = weight of key i - w + t (0 off the ends).
-    Computes L * W scores instead of L * L; equal to masked attention under
-    sliding_window_mask_np(L, w, causal).
+    weights (..., L, slots), band[..., i, t] = weight of key i - W + 1 + t (0 off the ends).
+    Computes L * W scores (L * (2W - 1) bidirectional) instead of L * L; equal to masked
+    attention under sliding_window_mask_np(L, W, causal).
     """
     q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
     check_self_attention(q, k, v)
     L, D = q.shape[-2:]
     scale = 1.0 / np.sqrt(D) if scale is None else scale
-    index, valid = band_keys_np(L, w, causal)
+    index, valid = band_keys_np(L, W, causal)
     safe = np.clip(index, 0, L - 1)                  # off-the-end slots read key 0 or L-1...
-    k_band = k[..., safe, :]                         # (..., L, D) -> (..., L, W, D)
-    v_band = v[..., safe, :]                         # (..., L, Dv) -> (..., L, W, Dv)
-    scores = np.einsum("...ld,...lwd->...lw", q, k_band) * scale   # -> (..., L, W)
+    k_band = k[..., safe, :]                         # (..., L, D) -> (..., L, slots, D)
+    v_band = v[..., safe, :]                         # (..., L, Dv) -> (..., L, slots, Dv)
+    scores = np.einsum("...ld,...lwd->...lw", q, k_band) * scale   # -> (..., L, slots)
     band = masked_softmax_np(scores, valid)          # ...and are masked out here
-    out = np.einsum("...lw,...lwv->...lv", band, v_band)   # (..., L, W) x (..., L, W, Dv)
+    out = np.einsum("...lw,...lwv->...lv", band, v_band)   # (..., L, slots) x (..., L, slots, Dv)
     return out, band
 
 
-def band_to_dense_np(band, w, causal=True):
-    """Scatter band weights (..., L, W) into the dense (..., L, L) layout, zeros elsewhere."""
+def band_to_dense_np(band, W, causal=True):
+    """Scatter band weights (..., L, slots) into the dense (..., L, L) layout, zeros elsewhere."""
     band = np.asarray(band)
     L = band.shape[-2]
-    index, valid = band_keys_np(L, w, causal)
+    index, valid = band_keys_np(L, W, causal)
     if band.shape[-1] != index.shape[-1]:
-        raise ValueError(f"band has {band.shape[-1]} slots; w={w}, causal={causal} needs "
+        raise ValueError(f"band has {band.shape[-1]} slots; W={W}, causal={causal} needs "
                          f"{index.shape[-1]}")
     rows = np.broadcast_to(np.arange(L)[:, None], index.shape)
     dense = np.zeros(band.shape[:-1] + (L,))
@@ -228,8 +228,10 @@ def linear_attention_recurrent_np(q, k, v):
 def gaussian_directions_np(M, D, rng, orthogonal=True):
     """(M, D) random directions, each row N(0, I_D)-distributed.
 
-    orthogonal=True: rows come in blocks of D mutually orthogonal rows (QR of a Gaussian
-    matrix), each rescaled to the length of a fresh Gaussian vector (FAVOR+).
+    orthogonal=True: rows come in blocks of D mutually orthogonal rows, each rescaled to the
+    length of a fresh Gaussian vector (FAVOR+). The orthogonal blocks are Haar-distributed:
+    QR of a Gaussian matrix, each column of Q multiplied by the sign of R's diagonal; without
+    that sign the directions are not isotropic and every kernel estimate is biased (section 9).
     """
     if M < 1 or D < 1:
         raise ValueError(f"M and D must be positive; got M={M}, D={D}")
@@ -237,8 +239,8 @@ def gaussian_directions_np(M, D, rng, orthogonal=True):
         return rng.standard_normal((M, D))
     blocks = []
     for _ in range(-(-M // D)):                                # ceil(M / D) blocks
-        basis, _ = np.linalg.qr(rng.standard_normal((D, D)))  # orthonormal columns
-        blocks.append(basis.T)
+        basis, r = np.linalg.qr(rng.standard_normal((D, D)))  # orthonormal columns
+        blocks.append((basis * np.sign(np.diag(r))).T)        # Haar: fix each column's sign
     lengths = np.linalg.norm(rng.standard_normal((M, D)), axis=1)
     return np.concatenate(blocks)[:M] * lengths[:, None]
 
@@ -260,7 +262,8 @@ def performer_attention_np(q, k, v, omega, causal=False):
 
     q: (..., L, D), k: (..., S, D), v: (..., S, Dv), omega: (M, D). Returns (out, None).
     The exponents are shifted before exp: per query row (cancels in each row's ratio) and
-    by one constant for all keys (cancels too), so nothing overflows.
+    by one constant for all keys (cancels too), so nothing overflows. Each kernel value
+    phi(q).phi(k) is unbiased; the output, a ratio of two estimates, is biased but consistent.
     """
     q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
     check_qkv_shapes(q, k, v)
@@ -281,38 +284,38 @@ import torch.nn.functional as F
 from attnlab.masks import masked_softmax_pt
 
 
-def sliding_window_attention_pt(q, k, v, w, causal=True, scale=None):
-    """Sliding-window self-attention in blocks of w queries, PyTorch, autograd-ready.
+def sliding_window_attention_pt(q, k, v, W, causal=True, scale=None):
+    """Sliding-window self-attention in blocks of W queries, PyTorch, autograd-ready.
 
-    Query block r (queries r*c .. r*c + c - 1, c = max(w, 1)) scores only the key span
-    r*c - w .. r*c + c - 1 (+ w keys more when not causal): about 2 L w scores (3 L w), never
+    Query block r (queries r*W .. r*W + W - 1) scores only the key span r*W - W + 1 ..
+    r*W + W - 1 (+ W - 1 keys more when not causal): L (2W - 1) scores (L (3W - 2)), never
     L * L. Returns (out, band) with the same band layout as sliding_window_attention_np.
     """
-    check_window(w)
+    check_window(W)
     check_self_attention(q, k, v)
     *batch, L, D = q.shape
     Dv = v.shape[-1]
     scale = 1.0 / D**0.5 if scale is None else scale
-    c = max(w, 1)
+    back, c = W - 1, W                                  # keys looked back; queries per block
     nb = -(-L // c)                                     # ceil(L / c) query blocks
-    after = 0 if causal else w
-    span = w + c + after
-    pad_keys = (0, 0, w, nb * c - L + after)            # w zeros before, the rest after
+    after = 0 if causal else back
+    span = back + c + after
+    pad_keys = (0, 0, back, nb * c - L + after)         # W - 1 zeros before, the rest after
     k_span = F.pad(k, pad_keys).unfold(-2, span, c)     # (..., L', D) -> (..., nb, D, span)
     v_span = F.pad(v, pad_keys).unfold(-2, span, c)     # (..., L', Dv) -> (..., nb, Dv, span)
     q_blk = F.pad(q, (0, 0, 0, nb * c - L)).reshape(*batch, nb, c, D)   # (..., nb, c, D)
     scores = (q_blk @ k_span) * scale   # (..., nb, c, D) @ (..., nb, D, span) -> (..., nb, c, span)
-    back = torch.arange(c)[:, None] + w - torch.arange(span)[None, :]   # i - j: (c, span)
-    near = (back >= 0) & (back <= w) if causal else back.abs() <= w
-    key_pos = torch.arange(nb)[:, None] * c - w + torch.arange(span)[None, :]   # (nb, span)
-    allowed = near & ((key_pos >= 0) & (key_pos < L))[:, None, :]              # (nb, c, span)
+    i_j = torch.arange(c)[:, None] + back - torch.arange(span)[None, :]   # i - j: (c, span)
+    near = (i_j >= 0) & (i_j < W) if causal else i_j.abs() < W
+    key_pos = torch.arange(nb)[:, None] * c - back + torch.arange(span)[None, :]   # (nb, span)
+    allowed = near & ((key_pos >= 0) & (key_pos < L))[:, None, :]                 # (nb, c, span)
     weights = masked_softmax_pt(scores, allowed)
     out = weights @ v_span.transpose(-2, -1)  # (..., nb, c, span) @ (..., nb, span, Dv)
     out = out.reshape(*batch, nb * c, Dv)[..., :L, :]   # (..., nb, c, Dv) -> (..., L, Dv)
-    W = w + 1 if causal else 2 * w + 1
-    slot = torch.arange(c)[:, None] + torch.arange(W)[None, :]   # band slot t -> span r + t
-    band = weights.gather(-1, slot.expand(*weights.shape[:-1], W))   # (..., nb, c, W)
-    return out, band.reshape(*batch, nb * c, W)[..., :L, :]   # (..., nb, c, W) -> (..., L, W)
+    slots = W if causal else 2 * W - 1
+    slot = torch.arange(c)[:, None] + torch.arange(slots)[None, :]   # band slot t -> span r + t
+    band = weights.gather(-1, slot.expand(*weights.shape[:-1], slots))   # (..., nb, c, slots)
+    return out, band.reshape(*batch, nb * c, slots)[..., :L, :]   # -> (..., L, slots)
 
 
 def kernel_attention_pt(phi_q, phi_k, v, causal=False):
@@ -384,11 +387,126 @@ def peak_bytes(fn, *args):
     return peak
 
 
-def best_time(fn, *args, repeats=3):
-    """Shortest wall-clock time of `repeats` calls fn(*args), in seconds."""
+def time_stats(fn, *args, repeats=5):
+    """(minimum, median) wall-clock seconds of `repeats` calls fn(*args), after one warm-up."""
+    fn(*args)
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
         fn(*args)
         times.append(time.perf_counter() - start)
-    return min(times)
+    times.sort()
+    return times[0], times[len(times) // 2]
+
+
+def best_time(fn, *args, repeats=3):
+    """Shortest wall-clock time of `repeats` calls fn(*args), in seconds."""
+    return time_stats(fn, *args, repeats=repeats)[0]
+
+
+def gated_chunkwise_np(q, k, v, chunk, log_gate=None, normalize=False):
+    """Causal (gated) linear attention in chunks of `chunk`, NumPy float64.
+
+    q, k: (..., L, D) features (non-negative if normalize), v: (..., L, Dv). log_gate: None
+    (no decay) or log of the decay applied to the state before step t, broadcastable to
+    (..., L, D): (..., L, 1) for a scalar decay (RetNet, Mamba-2), (..., L, D) for a gate per
+    key dimension (GLA). State S_t = g_t * S_{t-1} + k_t v_t^T, out_t = q_t S_t (divided by
+    q_t z_t, z_t = g_t * z_{t-1} + k_t, if normalize). Inside a chunk the C x C form, across
+    chunks the state: O(L C (D + Dv) + L D Dv) work, C x C x D extra memory.
+    """
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    check_qkv_shapes(q, k, v)
+    if q.shape[-2] != k.shape[-2]:
+        raise ValueError(f"causal linear attention needs L == S; got q {tuple(q.shape)}, "
+                         f"k {tuple(k.shape)}")
+    if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
+        raise ValueError(f"chunk must be a positive integer; got {chunk!r}")
+    *batch, L, D = q.shape
+    if log_gate is not None:
+        log_gate = np.broadcast_to(np.asarray(log_gate, np.float64), tuple(batch) + (L, D))
+        if (log_gate > 0).any():
+            raise ValueError("log_gate must be <= 0: a decay multiplies the state by at most 1")
+    state = np.zeros(tuple(batch) + (D, v.shape[-1]))   # (..., D, Dv)
+    z = np.zeros(tuple(batch) + (D,))                    # (..., D)
+    out = np.empty(tuple(batch) + (L, v.shape[-1]))
+    for a in range(0, L, chunk):
+        sl = slice(a, min(a + chunk, L))
+        qc, kc, vc = q[..., sl, :], k[..., sl, :], v[..., sl, :]
+        n = qc.shape[-2]
+        lower = np.tril(np.ones((n, n), bool))
+        if log_gate is None:                             # no decay: the plain C x C product
+            c = np.zeros(qc.shape[:-2] + (n, 1))
+            A = (qc @ kc.swapaxes(-2, -1)) * lower       # (..., C, D) @ (..., D, C)
+        else:
+            c = np.cumsum(log_gate[..., sl, :], axis=-2)     # (..., C, D): log decay since start
+            expo = c[..., :, None, :] - c[..., None, :, :]   # (..., C, C, D): decay from j to i
+            expo = np.where(lower[:, :, None], expo, -np.inf)
+            A = np.einsum("...im,...jm,...ijm->...ij", qc, kc, np.exp(expo))   # (..., C, C)
+        q_in = qc * np.exp(c)                            # (..., C, D): the state decayed to i
+        num = q_in @ state + A @ vc                      # (..., C, Dv)
+        if normalize:
+            num = num / (np.einsum("...cm,...m->...c", q_in, z) + A.sum(-1))[..., None]
+        out[..., sl, :] = num
+        total = c[..., -1:, :]                           # (..., 1, D): decay over the chunk
+        k_out = kc * np.exp(total - c)                   # (..., C, D): keys decayed to its end
+        state = np.exp(total).swapaxes(-2, -1) * state + k_out.swapaxes(-2, -1) @ vc
+        z = np.exp(total[..., 0, :]) * z + k_out.sum(-2)
+    return out, None
+
+
+def linear_attention_chunkwise_np(q, k, v, chunk):
+    """Causal linear attention (elu + 1) in chunks: equal to linear_attention_np(causal=True)."""
+    return gated_chunkwise_np(elu_feature_map_np(q), elu_feature_map_np(k), v, chunk,
+                              normalize=True)
+
+
+def gated_linear_attention_recurrent_np(q, k, v, log_gate):
+    """Reference recurrence: S_t = exp(log_gate_t)[:, None] * S_{t-1} + k_t v_t^T, o_t = q_t S_t.
+
+    q, k: (..., L, D), v: (..., L, Dv), log_gate broadcastable to (..., L, D), <= 0.
+    One step per token, NumPy float64. Returns (out, None).
+    """
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    gate = np.exp(np.broadcast_to(log_gate, q.shape))
+    state = np.zeros(q.shape[:-2] + (q.shape[-1], v.shape[-1]))   # (..., D, Dv)
+    out = np.empty(q.shape[:-1] + (v.shape[-1],))
+    for t in range(q.shape[-2]):
+        state = gate[..., t, :, None] * state + k[..., t, :, None] * v[..., t, None, :]
+        out[..., t, :] = np.einsum("...m,...mv->...v", q[..., t, :], state)
+    return out, None
+
+
+def decay_mask_np(log_gamma):
+    """The (..., L, L) mask L_ij = prod_{t=j+1..i} gamma_t for j <= i, else 0.
+
+    log_gamma: (..., L), one scalar decay per step. A 1-semiseparable matrix: every block
+    below the diagonal has rank 1 (Mamba-2's structured state-space duality).
+    """
+    c = np.cumsum(np.asarray(log_gamma, dtype=np.float64), axis=-1)   # (..., L)
+    L = c.shape[-1]
+    expo = c[..., :, None] - c[..., None, :]                           # (..., L, L): c_i - c_j
+    return np.where(np.tril(np.ones((L, L), bool)), np.exp(np.minimum(expo, 0.0)), 0.0)
+
+
+def decayed_attention_np(q, k, v, log_gamma):
+    """Scalar-decay linear attention in its parallel (masked-attention) form, O(L^2).
+
+    out = (decay_mask * (q k^T)) v, q, k: (..., L, D), v: (..., L, Dv), log_gamma: (..., L).
+    """
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    scores = q @ k.swapaxes(-2, -1)                  # (..., L, D) @ (..., D, L) -> (..., L, L)
+    return (decay_mask_np(log_gamma) * scores) @ v, None   # (..., L, L) @ (..., L, Dv)
+
+
+def interleaved_kv_bytes(T, n_layers, local_per_global, W, n_kv_heads, d_head, itemsize):
+    """KV-cache bytes after T tokens of a stack of local (window W) and global layers.
+
+    Layers come in groups of `local_per_global` window layers then one global layer (0: all
+    global); a partial last group holds window layers only. A window layer keeps min(T, W)
+    tokens (chapter 12's rolling buffer), a global one T; each token a key and a value.
+    """
+    group = local_per_global + 1
+    n_global = n_layers // group if local_per_global else n_layers
+    n_local = n_layers - n_global
+    per_token = 2 * n_kv_heads * d_head * itemsize
+    return per_token * (n_global * T + n_local * min(T, W))

@@ -4,7 +4,8 @@ Windows and blocks: equal to chapter 5's masked dense attention and to
 F.scaled_dot_product_attention under the same mask. Linear attention: recurrent form equal
 to the parallel causal form and to the written-out L x L weights. Random features: error
 against exact softmax attention falls with the number of features. Receptive field: k
-window layers reach exactly k * w positions. Bad inputs: errors that name the argument.
+window layers of W keys reach exactly k (W - 1) + 1 positions. Chunkwise, decayed and gated
+forms: equal to their recurrences. Bad inputs: errors that name the argument.
 """
 import numpy as np
 import pytest
@@ -15,34 +16,38 @@ from attnlab.masks import masked_sdpa_np
 from attnlab.scaled_dot_product import sdpa_np
 from attnlab.subquadratic_attention import (
     band_keys_np, band_to_dense_np, bigbird_block_mask_np, block_sparse_attention_np,
-    elu_feature_map_np, expand_block_mask_np, gaussian_directions_np, kernel_attention_np,
+    decay_mask_np, decayed_attention_np, gated_chunkwise_np, gated_linear_attention_recurrent_np,
+    interleaved_kv_bytes, linear_attention_chunkwise_np, elu_feature_map_np, expand_block_mask_np, gaussian_directions_np, kernel_attention_np,
     kernel_attention_pt, kernel_weights_np, linear_attention_np, linear_attention_pt,
     linear_attention_recurrent_np, performer_attention_np, performer_attention_pt,
     sliding_window_attention_np, sliding_window_attention_pt, sliding_window_mask_np,
     softmax_kernel_features_np)
 
-# (B, H, L, D, Dv, w, causal): L not a multiple of w, odd D, Dv != D, w = 0, w >= L
-WINDOW_CASES = [(1, 1, 1, 1, 1, 0, True), (2, 3, 11, 5, 7, 3, True), (1, 2, 37, 9, 4, 5, False),
-                (2, 1, 16, 8, 3, 4, True), (1, 1, 13, 3, 6, 20, False), (1, 2, 9, 4, 4, 0, False),
-                (1, 1, 97, 17, 5, 8, True), (2, 2, 33, 6, 6, 1, False)]
+# (B, H, L, D, Dv, W, causal): L not a multiple of W, odd D, Dv != D, W = 1, W >= L
+WINDOW_CASES = [(1, 1, 1, 1, 1, 1, True), (2, 3, 11, 5, 7, 4, True), (1, 2, 37, 9, 4, 6, False),
+                (2, 1, 16, 8, 3, 5, True), (1, 1, 13, 3, 6, 21, False), (1, 2, 9, 4, 4, 1, False),
+                (1, 1, 97, 17, 5, 9, True), (2, 2, 33, 6, 6, 2, False)]
 
 
-def loop_window_mask(L, w, causal):
-    return np.array([[(0 <= i - j <= w) if causal else abs(i - j) <= w for j in range(L)]
+def loop_window_mask(L, W, causal):
+    """W keys, the newest included: i - W + 1 <= j <= i (causal), |i - j| < W (both)."""
+    return np.array([[(i - W + 1 <= j <= i) if causal else abs(i - j) < W for j in range(L)]
                      for i in range(L)])
 
 
-@pytest.mark.parametrize("L,w", [(1, 0), (6, 2), (10, 0), (7, 30), (50, 7)])
-def test_window_mask_matches_loops_and_count(L, w):
+@pytest.mark.parametrize("L,W", [(1, 1), (6, 3), (10, 1), (7, 31), (50, 8)])
+def test_window_mask_matches_loops_and_count(L, W):
     for causal in (True, False):
-        m = sliding_window_mask_np(L, w, causal)
-        assert m.dtype == bool and (m == loop_window_mask(L, w, causal)).all()
-    if w < L:
-        assert sliding_window_mask_np(L, w).sum() == L * (w + 1) - w * (w + 1) // 2
+        m = sliding_window_mask_np(L, W, causal)
+        assert m.dtype == bool and (m == loop_window_mask(L, W, causal)).all()
+    if W <= L:
+        assert sliding_window_mask_np(L, W).sum() == L * W - W * (W - 1) // 2
+    assert sliding_window_mask_np(L, W).sum(1).max() == min(W, L)   # W keys, not W + 1
 
 
-@pytest.mark.parametrize("B,H,L,D,Dv,w,causal", WINDOW_CASES)
-def test_window_attention_equals_masked_dense(B, H, L, D, Dv, w, causal):
+@pytest.mark.parametrize("B,H,L,D,Dv,W,causal", WINDOW_CASES)
+def test_window_attention_equals_masked_dense(B, H, L, D, Dv, W, causal):
+    w = W
     rng = np.random.default_rng(L * 7 + w)
     q, k = rng.normal(size=(2, B, H, L, D))
     v = rng.normal(size=(B, H, L, Dv))
@@ -64,15 +69,15 @@ def test_window_attention_equals_masked_dense(B, H, L, D, Dv, w, causal):
 def test_window_scores_grow_as_L_times_w():
     """The band holds L * W slots: linear in L for a fixed window."""
     for L in (64, 128, 256):
-        index, valid = band_keys_np(L, 8)
+        index, valid = band_keys_np(L, 9)
         assert index.shape == (L, 9) and valid.sum() == L * 9 - 8 * 9 // 2
 
 
 def test_window_gradients_flow_like_masked_dense():
     torch.manual_seed(0)
     q, k, v = (torch.randn(2, 19, 5, dtype=torch.float64, requires_grad=True) for _ in range(3))
-    allowed = torch.from_numpy(sliding_window_mask_np(19, 4))
-    g_win = torch.autograd.grad(sliding_window_attention_pt(q, k, v, 4)[0].sum(), (q, k, v))
+    allowed = torch.from_numpy(sliding_window_mask_np(19, 5))
+    g_win = torch.autograd.grad(sliding_window_attention_pt(q, k, v, 5)[0].sum(), (q, k, v))
     g_ref = torch.autograd.grad(
         F.scaled_dot_product_attention(q, k, v, attn_mask=allowed).sum(), (q, k, v))
     for a, b in zip(g_win, g_ref):
@@ -92,12 +97,13 @@ def reach(n_layers, w, L=48, E=6, causal=True, seed=0):
     return i, np.flatnonzero(x.grad.abs().sum(-1).numpy() > 0)
 
 
-@pytest.mark.parametrize("n_layers,w", [(1, 3), (2, 3), (3, 4), (4, 2), (5, 1)])
-def test_receptive_field_is_k_times_w(n_layers, w):
-    i, seen = reach(n_layers, w)
-    assert (seen == np.arange(i - n_layers * w, i + 1)).all()
-    i, seen = reach(n_layers, w, causal=False)
-    assert (seen == np.arange(i - n_layers * w, i + n_layers * w + 1)).all()
+@pytest.mark.parametrize("n_layers,W", [(1, 4), (2, 4), (3, 5), (4, 3), (5, 2), (2, 1)])
+def test_receptive_field_is_k_times_W_minus_1_plus_1(n_layers, W):
+    i, seen = reach(n_layers, W)
+    assert (seen == np.arange(i - n_layers * (W - 1), i + 1)).all()
+    assert len(seen) == n_layers * (W - 1) + 1
+    i, seen = reach(n_layers, W, causal=False)
+    assert (seen == np.arange(i - n_layers * (W - 1), i + n_layers * (W - 1) + 1)).all()
 
 
 @pytest.mark.parametrize("nb,block,window,n_global,n_random", [
@@ -230,8 +236,11 @@ def test_kernel_attention_pt_noncausal_matches_numpy():
 
 
 @pytest.mark.parametrize("call,words", [
-    (lambda: sliding_window_mask_np(5, -1), "window w"),
-    (lambda: sliding_window_mask_np(5, 2.5), "window w"),
+    (lambda: sliding_window_mask_np(5, 0), "window W"),
+    (lambda: sliding_window_mask_np(5, 2.5), "window W"),
+    (lambda: gated_chunkwise_np(np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 2)), 0), "chunk"),
+    (lambda: gated_chunkwise_np(np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 2)), 2,
+                                np.ones((4, 1))), "log_gate"),
     (lambda: sliding_window_attention_np(np.ones((4, 3)), np.ones((5, 3)), np.ones((5, 2)), 1),
      "L == S"),
     (lambda: sliding_window_attention_pt(torch.ones(4, 3), torch.ones(4, 2), torch.ones(4, 2), 1),
@@ -254,3 +263,57 @@ def test_kernel_attention_pt_noncausal_matches_numpy():
 def test_bad_inputs_raise_with_a_message(call, words):
     with pytest.raises(ValueError, match=words):
         call()
+
+
+def test_orthogonal_directions_are_isotropic():
+    """Haar blocks: the mean direction is 0 (unsigned QR is biased towards R's signs)."""
+    om = np.concatenate([gaussian_directions_np(8, 8, np.random.default_rng(s)) for s in range(3000)])
+    assert np.abs(om.mean(0)).max() < 4 * om.std(0).max() / np.sqrt(len(om))
+
+
+@pytest.mark.parametrize("shape,L,D,Dv,C", [((), 1, 1, 1, 1), ((2, 3), 50, 7, 3, 8),
+                                            ((1,), 17, 4, 5, 17), ((2,), 9, 3, 2, 64)])
+def test_chunkwise_equals_recurrent_and_parallel(shape, L, D, Dv, C):
+    rng = np.random.default_rng(L + C)
+    q, k = rng.normal(size=(2,) + shape + (L, D))
+    v = rng.normal(size=shape + (L, Dv))
+    par, _ = linear_attention_np(q, k, v, causal=True)
+    assert np.abs(linear_attention_chunkwise_np(q, k, v, C)[0] - par).max() < 1e-12
+    assert np.abs(linear_attention_recurrent_np(q, k, v)[0] - par).max() < 1e-12
+
+
+def test_gated_forms_agree_and_decay_mask_is_semiseparable():
+    rng = np.random.default_rng(7)
+    q, k = rng.normal(size=(2, 2, 23, 4))
+    v = rng.normal(size=(2, 23, 3))
+    log_scalar = -rng.random((2, 23, 1))
+    log_vec = -rng.random((2, 23, 4))
+    for log_g in (log_scalar, log_vec):
+        rec, _ = gated_linear_attention_recurrent_np(q, k, v, log_g)
+        explicit = np.zeros_like(rec)                     # o_i = sum_j prod gates (q_i . k_j) v_j
+        for i in range(23):
+            for j in range(i + 1):
+                decay = np.exp(log_g[:, j + 1:i + 1].sum(1))          # (2, D or 1)
+                explicit[:, i] += ((q[:, i] * decay * k[:, j]).sum(-1))[:, None] * v[:, j]
+        assert np.abs(rec - explicit).max() < 1e-12
+        for C in (1, 5, 23, 30):
+            assert np.abs(gated_chunkwise_np(q, k, v, C, log_g)[0] - rec).max() < 1e-12
+    par, _ = decayed_attention_np(q, k, v, log_scalar[..., 0])
+    assert np.abs(par - gated_linear_attention_recurrent_np(q, k, v, log_scalar)[0]).max() < 1e-12
+    mask = decay_mask_np(log_scalar[0, :, 0])
+    assert (np.triu(mask, 1) == 0).all() and np.allclose(np.diag(mask), 1)
+    for r in range(1, 23):
+        assert np.linalg.matrix_rank(mask[r:, :r], tol=1e-12) == 1
+
+
+def test_interleaved_kv_bytes_counts_every_layer():
+    def by_layer(T, n_layers, r, W, h, d, item):
+        total = 0
+        for layer in range(n_layers):
+            is_global = r == 0 or (layer + 1) % (r + 1) == 0
+            total += 2 * h * d * item * (T if is_global else min(T, W))
+        return total
+    for args in [(10, 7, 5, 4, 2, 3, 2), (100, 42, 1, 64, 8, 16, 2), (3, 5, 0, 1, 1, 1, 4),
+                 (5000, 62, 5, 1024, 16, 128, 2), (1, 1, 3, 8, 2, 2, 1)]:
+        T, n, r, W, h, d, item = args
+        assert interleaved_kv_bytes(T, n, r, W, h, d, item) == by_layer(*args)

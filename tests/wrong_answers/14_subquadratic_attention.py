@@ -1,61 +1,67 @@
 """Wrong answers a learner would plausibly write for chapter 14's exercises."""
 WRONG = [
     # ---- exercise 1: how many pairs does a window allow?
-    (1, "every row counted as full: L (w + 1), the short rows at the start forgotten", '''
-def window_pairs(L, w, causal=True):
-    return L * (w + 1) if causal else L * (2 * w + 1)
+    (1, "every row counted as full: L W, the short rows at the start forgotten", '''
+def window_pairs(L, W, causal=True):
+    return L * W if causal else L * (2 * W - 1)
 '''),
-    (1, "a window of w keys (i - w < j), not w + 1: the off-by-one of section 11", '''
-def window_pairs(L, w, causal=True):
-    w = min(w, L)
-    one_sided = L * w - w * (w - 1) // 2
+    (1, "W + 1 keys per row (i - W .. i, the inclusive reading): the off-by-one of section 14", '''
+def window_pairs(L, W, causal=True):
+    W = min(W + 1, L)
+    one_sided = L * W - W * (W - 1) // 2
     return one_sided if causal else 2 * one_sided - L
 '''),
-    (1, "the closed form without clipping w: wrong once the window is longer than the sequence", '''
-def window_pairs(L, w, causal=True):
-    one_sided = L * (w + 1) - w * (w + 1) // 2
+    (1, "the closed form without clipping W: wrong once the window is longer than the sequence", '''
+def window_pairs(L, W, causal=True):
+    one_sided = L * W - W * (W - 1) // 2
     return one_sided if causal else 2 * one_sided - L
 '''),
     (1, "two-sided as twice the causal count: the diagonal counted twice", '''
-def window_pairs(L, w, causal=True):
-    w = min(w, L - 1)
-    one_sided = L * (w + 1) - w * (w + 1) // 2
+def window_pairs(L, W, causal=True):
+    W = min(W, L)
+    one_sided = L * W - W * (W - 1) // 2
     return one_sided if causal else 2 * one_sided
 '''),
     (1, "two-sided count without the diagonal", '''
-def window_pairs(L, w, causal=True):
-    w = min(w, L - 1)
-    one_sided = L * (w + 1) - w * (w + 1) // 2
+def window_pairs(L, W, causal=True):
+    W = min(W, L)
+    one_sided = L * W - W * (W - 1) // 2
     return one_sided if causal else 2 * one_sided - 2 * L
 '''),
     (1, "causal ignored: always the one-sided count", '''
-def window_pairs(L, w, causal=True):
-    w = min(w, L - 1)
-    return L * (w + 1) - w * (w + 1) // 2
+def window_pairs(L, W, causal=True):
+    W = min(W, L)
+    return L * W - W * (W - 1) // 2
 '''),
     (1, "a true division: the count comes out as a float", '''
-def window_pairs(L, w, causal=True):
-    w = min(w, L - 1)
-    one_sided = L * (w + 1) - w * (w + 1) / 2
+def window_pairs(L, W, causal=True):
+    W = min(W, L)
+    one_sided = L * W - W * (W - 1) / 2
     return one_sided if causal else 2 * one_sided - L
 '''),
     (1, "counted on an L x L mask built by broadcasting", '''
-def window_pairs(L, w, causal=True):
+def window_pairs(L, W, causal=True):
     back = np.arange(L)[:, None] - np.arange(L)[None, :]
-    allowed = (back >= 0) & (back <= w) if causal else np.abs(back) <= w
+    allowed = (back >= 0) & (back < W) if causal else np.abs(back) < W
     return int(allowed.sum())
 '''),
     (1, "counted on the chapter's mask", '''
-def window_pairs(L, w, causal=True):
-    return int(sq.sliding_window_mask_np(L, w, causal).sum())
+def window_pairs(L, W, causal=True):
+    return int(sq.sliding_window_mask_np(L, W, causal).sum())
 '''),
     (1, "row by row, the two-sided rows clipped at L instead of L - 1", '''
-def window_pairs(L, w, causal=True):
+def window_pairs(L, W, causal=True):
     total = 0
     for i in range(L):
-        hi = i if causal else min(L, i + w)
-        total += hi - max(0, i - w) + 1
+        hi = i if causal else min(L, i + W - 1)
+        total += hi - max(0, i - W + 1) + 1
     return total
+'''),
+    (1, "the clip at L - 1 kept from a look-back convention: one key short when W >= L", '''
+def window_pairs(L, W, causal=True):
+    W = min(W, L - 1)
+    one_sided = L * W - W * (W - 1) // 2
+    return one_sided if causal else 2 * one_sided - L
 '''),
     # ---- exercise 2: attention on a lopsided band
     (2, "ahead ignored: the causal band of section 3", '''
@@ -433,31 +439,239 @@ def decode_state_bytes(T, n_layers, n_heads, n_kv_heads, d_head, d_v, itemsize):
 def crossover_tokens(d_head, d_v):
     return round(d_head * (d_v + 1) / (d_head + d_v))
 '''),
+    # ---- exercise 6: the chunkwise form with a decay
+    (6, "no decay at all: the plain chunkwise form of section 11, unnormalised", '''
+def decayed_chunkwise(q, k, v, log_gamma, C):
+    *batch, L, D = q.shape
+    state = np.zeros(tuple(batch) + (D, v.shape[-1]))
+    out = np.empty(tuple(batch) + (L, v.shape[-1]))
+    for a in range(0, L, C):
+        qc, kc, vc = q[..., a:a + C, :], k[..., a:a + C, :], v[..., a:a + C, :]
+        n = qc.shape[-2]
+        scores = (qc @ kc.swapaxes(-2, -1)) * np.tril(np.ones((n, n)))
+        out[..., a:a + C, :] = qc @ state + scores @ vc
+        state = state + kc.swapaxes(-2, -1) @ vc
+    return out
+'''),
+    (6, "the previous chunks' state read without decaying it to the query's step", '''
+def decayed_chunkwise(q, k, v, log_gamma, C):
+    *batch, L, D = q.shape
+    state = np.zeros(tuple(batch) + (D, v.shape[-1]))
+    out = np.empty(tuple(batch) + (L, v.shape[-1]))
+    for a in range(0, L, C):
+        qc, kc, vc = q[..., a:a + C, :], k[..., a:a + C, :], v[..., a:a + C, :]
+        c = np.cumsum(log_gamma[..., a:a + C], axis=-1)
+        n = c.shape[-1]
+        diff = c[..., :, None] - c[..., None, :]
+        decay = np.exp(np.where(np.tril(np.ones((n, n), bool)), diff, -np.inf))
+        out[..., a:a + C, :] = qc @ state + ((qc @ kc.swapaxes(-2, -1)) * decay) @ vc
+        to_end = np.exp(c[..., -1:] - c)[..., None]
+        state = np.exp(c[..., -1])[..., None, None] * state + (kc * to_end).swapaxes(-2, -1) @ vc
+    return out
+'''),
+    (6, "the chunk's keys added to the state without decaying them to the chunk's end", '''
+def decayed_chunkwise(q, k, v, log_gamma, C):
+    *batch, L, D = q.shape
+    state = np.zeros(tuple(batch) + (D, v.shape[-1]))
+    out = np.empty(tuple(batch) + (L, v.shape[-1]))
+    for a in range(0, L, C):
+        qc, kc, vc = q[..., a:a + C, :], k[..., a:a + C, :], v[..., a:a + C, :]
+        c = np.cumsum(log_gamma[..., a:a + C], axis=-1)
+        n = c.shape[-1]
+        diff = c[..., :, None] - c[..., None, :]
+        decay = np.exp(np.where(np.tril(np.ones((n, n), bool)), diff, -np.inf))
+        out[..., a:a + C, :] = (np.exp(c)[..., None] * (qc @ state)
+                                + ((qc @ kc.swapaxes(-2, -1)) * decay) @ vc)
+        state = np.exp(c[..., -1])[..., None, None] * state + kc.swapaxes(-2, -1) @ vc
+    return out
+'''),
+    (6, "the old state carried to the next chunk without the chunk's total decay", '''
+def decayed_chunkwise(q, k, v, log_gamma, C):
+    *batch, L, D = q.shape
+    state = np.zeros(tuple(batch) + (D, v.shape[-1]))
+    out = np.empty(tuple(batch) + (L, v.shape[-1]))
+    for a in range(0, L, C):
+        qc, kc, vc = q[..., a:a + C, :], k[..., a:a + C, :], v[..., a:a + C, :]
+        c = np.cumsum(log_gamma[..., a:a + C], axis=-1)
+        n = c.shape[-1]
+        diff = c[..., :, None] - c[..., None, :]
+        decay = np.exp(np.where(np.tril(np.ones((n, n), bool)), diff, -np.inf))
+        out[..., a:a + C, :] = (np.exp(c)[..., None] * (qc @ state)
+                                + ((qc @ kc.swapaxes(-2, -1)) * decay) @ vc)
+        to_end = np.exp(c[..., -1:] - c)[..., None]
+        state = state + (kc * to_end).swapaxes(-2, -1) @ vc
+    return out
+'''),
+    (6, "the decay applied after the update: each step's own key decayed once too often", '''
+def decayed_chunkwise(q, k, v, log_gamma, C):
+    *batch, L, D = q.shape
+    state = np.zeros(tuple(batch) + (D, v.shape[-1]))
+    out = np.empty(tuple(batch) + (L, v.shape[-1]))
+    for a in range(0, L, C):
+        qc, kc, vc = q[..., a:a + C, :], k[..., a:a + C, :], v[..., a:a + C, :]
+        c = np.cumsum(log_gamma[..., a:a + C], axis=-1)
+        n = c.shape[-1]
+        diff = c[..., :, None] - c[..., None, :] + log_gamma[..., a:a + C][..., None, :]
+        decay = np.exp(np.where(np.tril(np.ones((n, n), bool)), np.minimum(diff, 0), -np.inf))
+        out[..., a:a + C, :] = (np.exp(c)[..., None] * (qc @ state)
+                                + ((qc @ kc.swapaxes(-2, -1)) * decay) @ vc)
+        to_end = np.exp(c[..., -1:] - c + log_gamma[..., a:a + C])[..., None]
+        state = np.exp(c[..., -1])[..., None, None] * state + (kc * to_end).swapaxes(-2, -1) @ vc
+    return out
+'''),
+    (6, "cumulative products of the decays, divided: right for mild decays, NaN for strong ones", '''
+def decayed_chunkwise(q, k, v, log_gamma, C):
+    *batch, L, D = q.shape
+    state = np.zeros(tuple(batch) + (D, v.shape[-1]))
+    out = np.empty(tuple(batch) + (L, v.shape[-1]))
+    for a in range(0, L, C):
+        qc, kc, vc = q[..., a:a + C, :], k[..., a:a + C, :], v[..., a:a + C, :]
+        p = np.cumprod(np.exp(log_gamma[..., a:a + C]), axis=-1)
+        n = p.shape[-1]
+        decay = (p[..., :, None] / p[..., None, :]) * np.tril(np.ones((n, n)))
+        out[..., a:a + C, :] = p[..., None] * (qc @ state) + ((qc @ kc.swapaxes(-2, -1)) * decay) @ vc
+        to_end = (p[..., -1:] / p)[..., None]
+        state = p[..., -1][..., None, None] * state + (kc * to_end).swapaxes(-2, -1) @ vc
+    return out
+'''),
+    (6, "exp taken before masking: exp(c_i - c_j) overflows above the diagonal, inf x 0 = NaN", '''
+def decayed_chunkwise(q, k, v, log_gamma, C):
+    *batch, L, D = q.shape
+    state = np.zeros(tuple(batch) + (D, v.shape[-1]))
+    out = np.empty(tuple(batch) + (L, v.shape[-1]))
+    for a in range(0, L, C):
+        qc, kc, vc = q[..., a:a + C, :], k[..., a:a + C, :], v[..., a:a + C, :]
+        c = np.cumsum(log_gamma[..., a:a + C], axis=-1)
+        n = c.shape[-1]
+        decay = np.exp(c[..., :, None] - c[..., None, :]) * np.tril(np.ones((n, n)))
+        out[..., a:a + C, :] = (np.exp(c)[..., None] * (qc @ state)
+                                + ((qc @ kc.swapaxes(-2, -1)) * decay) @ vc)
+        to_end = np.exp(c[..., -1:] - c)[..., None]
+        state = np.exp(c[..., -1])[..., None, None] * state + (kc * to_end).swapaxes(-2, -1) @ vc
+    return out
+'''),
+    (6, "the last, shorter chunk skipped: its rows stay zero", '''
+def decayed_chunkwise(q, k, v, log_gamma, C):
+    *batch, L, D = q.shape
+    state = np.zeros(tuple(batch) + (D, v.shape[-1]))
+    out = np.zeros(tuple(batch) + (L, v.shape[-1]))
+    for a in range(0, L - C + 1, C):
+        qc, kc, vc = q[..., a:a + C, :], k[..., a:a + C, :], v[..., a:a + C, :]
+        c = np.cumsum(log_gamma[..., a:a + C], axis=-1)
+        diff = c[..., :, None] - c[..., None, :]
+        decay = np.exp(np.where(np.tril(np.ones((C, C), bool)), diff, -np.inf))
+        out[..., a:a + C, :] = (np.exp(c)[..., None] * (qc @ state)
+                                + ((qc @ kc.swapaxes(-2, -1)) * decay) @ vc)
+        to_end = np.exp(c[..., -1:] - c)[..., None]
+        state = np.exp(c[..., -1])[..., None, None] * state + (kc * to_end).swapaxes(-2, -1) @ vc
+    return out
+'''),
+    (6, "the whole L x L decay mask at once (section 12's parallel form): right, not chunked", '''
+def decayed_chunkwise(q, k, v, log_gamma, C):
+    c = np.cumsum(log_gamma, axis=-1)
+    L = c.shape[-1]
+    diff = c[..., :, None] - c[..., None, :]
+    decay = np.exp(np.where(np.tril(np.ones((L, L), bool)), diff, -np.inf))
+    return ((q @ k.swapaxes(-2, -1)) * decay) @ v
+'''),
+    (6, "hands the work to the chapter's gated_chunkwise_np", '''
+def decayed_chunkwise(q, k, v, log_gamma, C):
+    return sq.gated_chunkwise_np(q, k, v, C, log_gamma[..., None])[0]
+'''),
+    # ---- exercise 7: the KV bytes of an interleaved stack
+    (7, "only the keys counted", '''
+def stack_kv_bytes(T, n_layers, local_per_global, W, n_kv_heads, d_head, itemsize):
+    g = n_layers if local_per_global == 0 else n_layers // (local_per_global + 1)
+    return n_kv_heads * d_head * itemsize * (g * T + (n_layers - g) * min(T, W))
+
+
+def global_share(n_layers, local_per_global):
+    g = n_layers if local_per_global == 0 else n_layers // (local_per_global + 1)
+    return g / n_layers
+'''),
+    (7, "a window of W keeps W + 1 tokens", '''
+def stack_kv_bytes(T, n_layers, local_per_global, W, n_kv_heads, d_head, itemsize):
+    g = n_layers if local_per_global == 0 else n_layers // (local_per_global + 1)
+    return 2 * n_kv_heads * d_head * itemsize * (g * T + (n_layers - g) * min(T, W + 1))
+
+
+def global_share(n_layers, local_per_global):
+    g = n_layers if local_per_global == 0 else n_layers // (local_per_global + 1)
+    return g / n_layers
+'''),
+    (7, "the groups rounded up: the partial last group given a global layer", '''
+def stack_kv_bytes(T, n_layers, local_per_global, W, n_kv_heads, d_head, itemsize):
+    g = n_layers if local_per_global == 0 else -(-n_layers // (local_per_global + 1))
+    return 2 * n_kv_heads * d_head * itemsize * (g * T + (n_layers - g) * min(T, W))
+
+
+def global_share(n_layers, local_per_global):
+    g = n_layers if local_per_global == 0 else -(-n_layers // (local_per_global + 1))
+    return g / n_layers
+'''),
+    (7, "the global layers capped at W too", '''
+def stack_kv_bytes(T, n_layers, local_per_global, W, n_kv_heads, d_head, itemsize):
+    return 2 * n_kv_heads * d_head * itemsize * n_layers * min(T, W)
+
+
+def global_share(n_layers, local_per_global):
+    g = n_layers if local_per_global == 0 else n_layers // (local_per_global + 1)
+    return g / n_layers
+'''),
+    (7, "one global layer per local_per_global layers (n / r), not per group of r + 1", '''
+def stack_kv_bytes(T, n_layers, local_per_global, W, n_kv_heads, d_head, itemsize):
+    g = n_layers if local_per_global == 0 else n_layers // local_per_global
+    return 2 * n_kv_heads * d_head * itemsize * (g * T + (n_layers - g) * min(T, W))
+
+
+def global_share(n_layers, local_per_global):
+    g = n_layers if local_per_global == 0 else n_layers // local_per_global
+    return g / n_layers
+'''),
+    (7, "the share as a ratio 1 / (r + 1), ignoring the partial group", '''
+def stack_kv_bytes(T, n_layers, local_per_global, W, n_kv_heads, d_head, itemsize):
+    g = n_layers if local_per_global == 0 else n_layers // (local_per_global + 1)
+    return 2 * n_kv_heads * d_head * itemsize * (g * T + (n_layers - g) * min(T, W))
+
+
+def global_share(n_layers, local_per_global):
+    return 1 / (local_per_global + 1)
+'''),
+    (7, "local_per_global = 0 read as 'no global layer'", '''
+def stack_kv_bytes(T, n_layers, local_per_global, W, n_kv_heads, d_head, itemsize):
+    g = 0 if local_per_global == 0 else n_layers // (local_per_global + 1)
+    return 2 * n_kv_heads * d_head * itemsize * (g * T + (n_layers - g) * min(T, W))
+
+
+def global_share(n_layers, local_per_global):
+    g = 0 if local_per_global == 0 else n_layers // (local_per_global + 1)
+    return g / n_layers
+'''),
 ]
 
 RIGHT = [
-    (1, "row by row, min(i, w) + 1 keys each (and the mirror for two-sided)", '''
-def window_pairs(L, w, causal=True):
-    back = sum(min(i, w) + 1 for i in range(L))
+    (1, "row by row, min(i + 1, W) keys each (and the mirror for two-sided)", '''
+def window_pairs(L, W, causal=True):
+    back = sum(min(i + 1, W) for i in range(L))
     if causal:
         return back
-    ahead = sum(min(L - 1 - i, w) for i in range(L))
+    ahead = sum(min(L - 1 - i, W - 1) for i in range(L))
     return back + ahead
 '''),
-    (1, "cases on w against L", '''
-def window_pairs(L, w, causal=True):
-    if w >= L - 1:
+    (1, "cases on W against L", '''
+def window_pairs(L, W, causal=True):
+    if W >= L:
         one_sided = L * (L + 1) // 2
     else:
-        one_sided = (w + 1) * (w + 2) // 2 - (w + 1) + (L - w) * (w + 1)
+        one_sided = W * (W + 1) // 2 - W + (L - W + 1) * W
     return one_sided if causal else 2 * one_sided - L
 '''),
     (1, "a fresh attempt: per row, the first and the last key it sees", '''
-def window_pairs(L, w, causal=True):
+def window_pairs(L, W, causal=True):
     total = 0
     for i in range(L):
-        lo = max(0, i - w)
-        hi = i if causal else min(L - 1, i + w)
+        lo = max(0, i - W + 1)
+        hi = i if causal else min(L - 1, i + W - 1)
         total += hi - lo + 1
     return total
 '''),
@@ -541,5 +755,38 @@ def crossover_tokens(d_head, d_v):
     while T * (d_head + d_v) <= d_head * d_v + d_head:
         T += 1
     return T
+'''),
+    (6, "decays inside the chunk as one einsum over log-space differences", '''
+def decayed_chunkwise(q, k, v, log_gamma, C):
+    L, Dv = q.shape[-2], v.shape[-1]
+    S = np.zeros(q.shape[:-2] + (q.shape[-1], Dv))
+    out = []
+    for a in range(0, L, C):
+        sl = slice(a, a + C)
+        c = np.cumsum(log_gamma[..., sl], -1)
+        n = c.shape[-1]
+        low = np.tril(np.ones((n, n), bool))
+        M = np.where(low, np.exp(np.where(low, c[..., :, None] - c[..., None, :], 0.0)), 0.0)
+        A = np.einsum("...id,...jd->...ij", q[..., sl, :], k[..., sl, :]) * M
+        out.append(np.exp(c)[..., None] * np.einsum("...id,...dv->...iv", q[..., sl, :], S)
+                   + A @ v[..., sl, :])
+        w = np.exp(c[..., -1:] - c)
+        S = np.exp(c[..., -1])[..., None, None] * S + np.einsum(
+            "...j,...jd,...jv->...dv", w, k[..., sl, :], v[..., sl, :])
+    return np.concatenate(out, axis=-2)
+'''),
+    (7, "layer by layer", '''
+def stack_kv_bytes(T, n_layers, local_per_global, W, n_kv_heads, d_head, itemsize):
+    tokens = 0
+    for layer in range(n_layers):
+        is_global = local_per_global == 0 or (layer + 1) % (local_per_global + 1) == 0
+        tokens += T if is_global else min(T, W)
+    return tokens * 2 * n_kv_heads * d_head * itemsize
+
+
+def global_share(n_layers, local_per_global):
+    if local_per_global == 0:
+        return 1.0
+    return (n_layers // (local_per_global + 1)) / n_layers
 '''),
 ]
