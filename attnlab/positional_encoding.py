@@ -107,7 +107,7 @@ def rope_interleaved_np(x, positions, base=10000.0):
 
 
 def rope_rotate_half_np(x, positions, base=10000.0):
-    """RoPE, rotate-half form (GPT-NeoX, Llama): rotate (x[i], x[i + D/2]) by m * theta_i.
+    """RoPE, rotate-half form (GPT-NeoX, HF Llama): rotate (x[i], x[i + D/2]) by m * theta_i.
 
     x: (..., T, D), D even; positions: (T,) integers. Returns float64 (..., T, D).
     out = x * cos + rotate_half(x) * sin, rotate_half(x) = concat(-x[D/2:], x[:D/2]).
@@ -218,7 +218,7 @@ def rope_interleaved_pt(x, positions, base=10000.0):
 
 
 def rope_rotate_half_pt(x, positions, base=10000.0):
-    """PyTorch twin of rope_rotate_half_np (the GPT-NeoX / Llama layout)."""
+    """PyTorch twin of rope_rotate_half_np (GPT-NeoX, HF Llama)."""
     positions = _check_rope_pt(x, positions, base)
     ang = rope_angles_pt(positions, x.shape[-1], base, x.device)
     cos = torch.cat([ang.cos()] * 2, -1).to(x.dtype)                    # (T, D/2) -> (T, D)
@@ -260,3 +260,131 @@ class LearnedPositionalEmbedding(nn.Module):
                              f"{int(positions.max())}. A learned table has no row past max_len: "
                              "build it with a larger max_len (and train on those positions)")
         return x + self.table(positions)                  # (B, T, E) + (T, E) -> (B, T, E)
+
+
+def rope_inv_freq_np(D, base=10000.0):
+    """RoPE's angular frequencies theta_i = base**(-2i/D), i = 0 .. D/2-1: float64 (D/2,)."""
+    if not isinstance(D, (int, np.integer)) or D < 2 or D % 2:
+        raise ValueError(f"D must be an even integer >= 2; got {D!r}")
+    if not np.isfinite(base) or base <= 1:
+        raise ValueError(f"base must be a finite number > 1; got {base!r}")
+    return base ** (-np.arange(0, D, 2, dtype=np.float64) / D)
+
+
+def rope_wavelengths_np(D, base=10000.0):
+    """Positions per full turn of each pair, 2*pi / theta_i = 2*pi * base**(2i/D): (D/2,)."""
+    return 2 * np.pi / rope_inv_freq_np(D, base)
+
+
+def pi_inv_freq_np(D, scale, base=10000.0):
+    """Position interpolation (Chen et al. 2023): every frequency divided by `scale`.
+
+    Rotating position m by theta_i / s is rotating position m / s by theta_i.
+    """
+    if scale < 1:
+        raise ValueError(f"scale must be >= 1 (new length / training length); got {scale!r}")
+    return rope_inv_freq_np(D, base) / scale
+
+
+def ntk_base(D, scale, base=10000.0):
+    """NTK-aware base (bloc97, 2023): base * scale**(D / (D - 2)).
+
+    theta_0 = 1 is kept and the lowest frequency theta_{D/2-1} is divided by exactly `scale`.
+    """
+    if D < 4 or scale < 1:
+        raise ValueError(f"need D >= 4 and scale >= 1; got D={D!r}, scale={scale!r}")
+    return base * scale ** (D / (D - 2))
+
+
+def ntk_inv_freq_np(D, scale, base=10000.0):
+    """NTK-aware scaling: RoPE's frequencies with base replaced by ntk_base(D, scale, base)."""
+    return rope_inv_freq_np(D, ntk_base(D, scale, base))
+
+
+def yarn_inv_freq_np(D, scale, original_len, base=10000.0, beta_fast=32.0, beta_slow=1.0):
+    """YaRN (Peng et al. 2023): NTK-by-parts frequencies and the attention factor.
+
+    Pair i makes r_i = original_len / wavelength_i turns over the training length. Pairs
+    with r_i >= beta_fast keep theta_i, pairs with r_i <= beta_slow get theta_i / scale, and a
+    ramp in the pair index blends the two between them (the boundary indices rounded outwards,
+    as the released code and transformers do). Returns (inv_freq (D/2,), attention_factor):
+    q and k are both multiplied by attention_factor = 0.1 ln(scale) + 1, so the scores are
+    divided by the temperature t = 1 / attention_factor**2.
+    """
+    theta = rope_inv_freq_np(D, base)
+    if scale < 1 or original_len < 1 or not beta_fast > beta_slow > 0:
+        raise ValueError(f"need scale >= 1, original_len >= 1, beta_fast > beta_slow > 0; got "
+                         f"{scale!r}, {original_len!r}, {beta_fast!r}, {beta_slow!r}")
+
+    def index_of(turns):                  # the (fractional) pair index making `turns` turns
+        return D * np.log(original_len / (turns * 2 * np.pi)) / (2 * np.log(base))
+
+    low = max(np.floor(index_of(beta_fast)), 0)
+    high = min(np.ceil(index_of(beta_slow)), D - 1)
+    if low == high:
+        high += 0.001                                   # as in the reference code
+    ramp = np.clip((np.arange(D // 2) - low) / (high - low), 0, 1)   # 0: keep, 1: interpolate
+    inv_freq = theta * (1 - ramp) + theta / scale * ramp
+    attention_factor = 0.1 * np.log(scale) + 1.0 if scale > 1 else 1.0
+    return inv_freq, attention_factor
+
+
+def rope_rotate_half_freqs_np(x, positions, inv_freq, attention_factor=1.0):
+    """Rotate-half RoPE with given frequencies (any of the above), float positions allowed.
+
+    x: (..., T, D); positions: (T,); inv_freq: (D/2,). Returns attention_factor * RoPE(x).
+    """
+    x = np.asarray(x, dtype=np.float64)
+    inv_freq = np.asarray(inv_freq, dtype=np.float64)
+    if x.ndim < 2 or x.shape[-1] != 2 * inv_freq.shape[-1]:
+        raise ValueError(f"x (..., T, D) needs D = 2 * len(inv_freq); got {x.shape}, "
+                         f"{inv_freq.shape}")
+    ang = np.asarray(positions, dtype=np.float64)[:, None] * inv_freq    # (T, 1) * (D/2,)
+    cos = np.concatenate([np.cos(ang)] * 2, axis=-1)                     # (T, D/2) -> (T, D)
+    sin = np.concatenate([np.sin(ang)] * 2, axis=-1)
+    half = x.shape[-1] // 2
+    rotated = np.concatenate([-x[..., half:], x[..., :half]], axis=-1)   # (..., T, D)
+    return attention_factor * (x * cos + rotated * sin)
+
+
+def rope_rotate_half_freqs_pt(x, positions, inv_freq, attention_factor=1.0):
+    """PyTorch twin of rope_rotate_half_freqs_np: angles in float64, cast to x's dtype."""
+    inv_freq = torch.as_tensor(inv_freq, dtype=torch.float64, device=x.device)
+    if x.ndim < 2 or x.shape[-1] != 2 * inv_freq.shape[-1]:
+        raise ValueError(f"x (..., T, D) needs D = 2 * len(inv_freq); got {tuple(x.shape)}, "
+                         f"{tuple(inv_freq.shape)}")
+    pos = torch.as_tensor(positions, device=x.device).to(torch.float64)
+    ang = pos[:, None] * inv_freq                        # (T, 1) * (D/2,) -> (T, D/2)
+    cos = (torch.cat([ang.cos()] * 2, -1) * attention_factor).to(x.dtype)   # (T, D)
+    sin = (torch.cat([ang.sin()] * 2, -1) * attention_factor).to(x.dtype)
+    x1, x2 = x.chunk(2, dim=-1)                          # (..., T, D/2) each
+    return x * cos + torch.cat([-x2, x1], dim=-1) * sin
+
+
+def t5_relative_bucket_np(relative_position, bidirectional=True, num_buckets=32,
+                          max_distance=128):
+    """T5's bucket of each offset j - i (key minus query), integers in [0, num_buckets).
+
+    Bidirectional: half the buckets for keys after the query (j > i), half for the rest.
+    Causal: offsets j > i all share bucket 0 (the mask hides them anyway). Within a half,
+    distances below max_exact = half // 2 get one bucket each; from max_exact to
+    max_distance the buckets are log-spaced; everything farther shares the last bucket.
+    """
+    rel = np.asarray(relative_position)
+    if not np.issubdtype(rel.dtype, np.integer):
+        raise ValueError(f"relative positions must be integers; got dtype {rel.dtype}")
+    if num_buckets < 4 or max_distance <= num_buckets // 4:
+        raise ValueError(f"need num_buckets >= 4 and max_distance > num_buckets // 4; got "
+                         f"{num_buckets}, {max_distance}")
+    n, offset = num_buckets, np.zeros(rel.shape, dtype=np.int64)
+    if bidirectional:
+        n //= 2
+        offset = np.where(rel > 0, n, 0)                # keys after the query: upper half
+        dist = np.abs(rel)
+    else:
+        dist = np.maximum(-rel, 0)                      # distance back; future keys -> 0
+    max_exact = n // 2
+    log_part = np.log(np.maximum(dist, 1) / max_exact) / np.log(max_distance / max_exact)
+    large = max_exact + (log_part * (n - max_exact)).astype(np.int64)   # truncated, as in T5
+    large = np.minimum(large, n - 1)                    # max_distance and beyond: last bucket
+    return offset + np.where(dist < max_exact, dist, large)

@@ -9,12 +9,16 @@ import torch
 import torch.nn as nn
 
 from attnlab.positional_encoding import (LearnedPositionalEmbedding, alibi_bias_np, alibi_bias_pt,
-                                         alibi_slopes, interleaved_to_half_perm,
+                                         alibi_slopes, interleaved_to_half_perm, ntk_base,
+                                         ntk_inv_freq_np, pi_inv_freq_np,
                                          relative_position_index_np, rope_decay_bound_np,
                                          rope_interleaved_np, rope_interleaved_pt,
-                                         rope_rotate_half_np, rope_rotate_half_pt,
+                                         rope_inv_freq_np, rope_rotate_half_freqs_np,
+                                         rope_rotate_half_freqs_pt, rope_rotate_half_np,
+                                         rope_rotate_half_pt, rope_wavelengths_np,
                                          sinusoidal_pe_np, sinusoidal_pe_pt,
-                                         sinusoidal_shift_matrix_np)
+                                         sinusoidal_shift_matrix_np, t5_relative_bucket_np,
+                                         yarn_inv_freq_np)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -200,5 +204,118 @@ def test_length_generalisation_script_quick(tmp_path):
         acc = data["results"][method]["0"]["by_bucket"][0]
         assert 0.0 <= acc <= 1.0
     full = json.loads((ROOT / "experiments" / "results" / "ch08_length_generalisation.json")
+                      .read_text())
+    assert not full["quick"] and len(full["run"]["seeds"]) >= 3
+
+
+
+# --- context extension (section 11) and T5 buckets (section 12)
+
+def test_rope_frequency_tables_by_hand():
+    assert np.allclose(rope_inv_freq_np(8), [1, 0.1, 0.01, 0.001], rtol=1e-14, atol=0)
+    assert np.allclose(rope_wavelengths_np(4, 100.0), [2 * np.pi, 20 * np.pi], rtol=1e-14)
+    assert np.allclose(pi_inv_freq_np(8, 4.0), [0.25, 0.025, 0.0025, 0.00025], rtol=1e-14)
+    assert ntk_base(8, 4.0) == pytest.approx(10000 * 4 ** (4 / 3), rel=1e-14)
+    ntk = ntk_inv_freq_np(8, 4.0)
+    assert ntk[0] == 1.0 and ntk[-1] == pytest.approx(0.001 / 4, rel=1e-12)
+    yarn, factor = yarn_inv_freq_np(8, 4.0, 32)
+    assert np.allclose(yarn, [1, 0.025, 0.0025, 0.00025], rtol=1e-12, atol=0)
+    assert factor == pytest.approx(0.1 * np.log(4) + 1, rel=1e-14)
+    assert yarn_inv_freq_np(16, 1.0, 100)[1] == 1.0
+    with pytest.raises(ValueError):
+        pi_inv_freq_np(8, 0.5)
+    with pytest.raises(ValueError):
+        rope_inv_freq_np(7)
+
+
+@pytest.mark.parametrize("D,s", [(8, 4.0), (64, 2.5), (128, 8.0)])
+def test_pi_and_ntk_against_plain_rope(D, s):
+    rng = np.random.default_rng(D)
+    x = rng.normal(size=(2, 19, D))
+    pos = np.arange(19)
+    p = interleaved_to_half_perm(D)
+    back = np.argsort(p)
+    # PI = RoPE at positions m / s, through the complex reference (interleaved layout)
+    ref = reference_rope_complex(x[..., back], pos / s)[..., p]
+    assert np.abs(rope_rotate_half_freqs_np(x, pos, pi_inv_freq_np(D, s)) - ref).max() < 1e-12
+    # NTK = RoPE with base b * s^(D / (D - 2))
+    plain = rope_rotate_half_np(x, pos, base=10000.0 * s ** (D / (D - 2)))
+    assert np.abs(rope_rotate_half_freqs_np(x, pos, ntk_inv_freq_np(D, s)) - plain).max() < 1e-12
+    # the frequency form with RoPE's own frequencies is plain RoPE
+    assert np.abs(rope_rotate_half_freqs_np(x, pos, rope_inv_freq_np(D))
+                  - rope_rotate_half_np(x, pos)).max() < 1e-12
+    # PyTorch twin, float64 and float32
+    xt = torch.tensor(x)
+    yf, fac = yarn_inv_freq_np(D, s, 32)
+    want = rope_rotate_half_freqs_np(x, pos, yf, fac)
+    assert (rope_rotate_half_freqs_pt(xt, pos, yf, fac).numpy() - want).__abs__().max() < 1e-12
+    assert (rope_rotate_half_freqs_pt(xt.float(), pos, yf, fac).double().numpy()
+            - want).__abs__().max() < 1e-5
+
+
+def _hf_config(D, L, params):
+    transformers = pytest.importorskip("transformers")
+    return transformers.LlamaConfig(hidden_size=2 * D, num_attention_heads=2, head_dim=D,
+                                    max_position_embeddings=L, rope_parameters=params)
+
+
+@pytest.mark.parametrize("D,s,L,base", [(8, 4.0, 32, 10000.0), (128, 4.0, 4096, 10000.0),
+                                        (64, 8.0, 2048, 500000.0), (16, 2.5, 100, 10000.0)])
+def test_frequency_tables_against_transformers(D, s, L, base):
+    """transformers' own RoPE scaling code (float32), no weights involved."""
+    rope_utils = pytest.importorskip("transformers.modeling_rope_utils")
+    cfg = _hf_config(D, L, dict(rope_type="linear", rope_theta=base, factor=s))
+    inv, _ = rope_utils._compute_linear_scaling_rope_parameters(cfg, "cpu")
+    assert np.allclose(inv.double().numpy(), pi_inv_freq_np(D, s, base), rtol=1e-6, atol=0)
+    cfg = _hf_config(D, L, dict(rope_type="dynamic", rope_theta=base, factor=1.0))
+    inv, _ = rope_utils._compute_dynamic_ntk_parameters(cfg, "cpu", seq_len=int(L * s))
+    assert np.allclose(inv.double().numpy(), ntk_inv_freq_np(D, s, base), rtol=1e-6, atol=0)
+    cfg = _hf_config(D, int(L * s), dict(rope_type="yarn", rope_theta=base, factor=s,
+                                         original_max_position_embeddings=L))
+    inv, factor = rope_utils._compute_yarn_parameters(cfg, "cpu")
+    ours, our_factor = yarn_inv_freq_np(D, s, L, base)
+    assert np.allclose(inv.double().numpy(), ours, rtol=1e-6, atol=0)
+    assert factor == pytest.approx(our_factor, rel=1e-12)
+
+
+def test_t5_buckets_by_hand():
+    d = np.array([0, 1, 7, 8, 11, 12, 15, 16, 22, 23, 32, 45, 46, 64, 90, 91, 127, 128, 1000])
+    before = [0, 1, 7, 8, 8, 9, 9, 10, 10, 11, 12, 12, 13, 14, 14, 15, 15, 15, 15]
+    causal = [0, 1, 7, 8, 11, 12, 15, 16, 18, 18, 21, 23, 24, 26, 29, 29, 31, 31, 31]
+    assert t5_relative_bucket_np(-d).tolist() == before
+    assert t5_relative_bucket_np(d).tolist() == [b + 16 * (n > 0) for b, n in zip(before, d)]
+    assert t5_relative_bucket_np(-d, bidirectional=False).tolist() == causal
+    assert (t5_relative_bucket_np(d[1:], bidirectional=False) == 0).all()
+    assert int(t5_relative_bucket_np(-20)) == 10
+    with pytest.raises(ValueError):
+        t5_relative_bucket_np(np.array([1.5]))
+
+
+@pytest.mark.parametrize("bidirectional", [True, False])
+@pytest.mark.parametrize("num_buckets,max_distance", [(32, 128), (16, 64), (8, 20), (32, 50)])
+def test_t5_buckets_against_transformers(bidirectional, num_buckets, max_distance):
+    t5 = pytest.importorskip("transformers.models.t5.modeling_t5")
+    rel = torch.arange(-300, 301)
+    hf = t5.T5Attention._relative_position_bucket(rel, bidirectional=bidirectional,
+                                                  num_buckets=num_buckets,
+                                                  max_distance=max_distance).numpy()
+    ours = t5_relative_bucket_np(rel.numpy(), bidirectional, num_buckets, max_distance)
+    assert (hf == ours).all()
+
+
+def test_context_extension_script_quick(tmp_path):
+    spec = importlib.util.spec_from_file_location(
+        "ch08_ext", ROOT / "experiments" / "ch08_context_extension.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = tmp_path / "quick.json"
+    module.main(["--quick", "--out", str(out)])
+    data = json.loads(out.read_text())
+    assert data["quick"] and set(data["results"]) == set(module.INFERENCE + ["trained_500k"]
+                                                         + module.FINETUNED)
+    for method in data["methods"]:
+        acc = data["results"][method]["0"]["by_bucket"]
+        assert len(acc) == 5 and all(0.0 <= a <= 1.0 for a in acc)
+    full = json.loads((ROOT / "experiments" / "results" / "ch08_context_extension.json")
                       .read_text())
     assert not full["quick"] and len(full["run"]["seeds"]) >= 3

@@ -201,7 +201,7 @@ def rope_half(x, positions):
     return rope_rotate_half_np(x, positions)
 '''),
     # --- exercise 4: port rotate-half weights to interleaved
-    (4, "section 6's direction: the columns in the order interleaved_to_half_perm", '''
+    (4, "section 8's direction: the columns in the order interleaved_to_half_perm", '''
 def port_to_interleaved(W, H):
     W = np.asarray(W)
     D = W.shape[1] // H
@@ -521,6 +521,81 @@ def distinct_rows(x, W_q, W_k, W_v, causal):
             kept.append(row)
     return len(kept)
 '''),
+    # --- exercise 8: the NTK-aware base
+    (8, "base * s: the slowest pair is slowed by s^((D-2)/D) only", '''
+def ntk_aware_base(D, base, s):
+    return float(base * s)
+'''),
+    (8, "exponent upside down: base * s^((D-2)/D)", '''
+def ntk_aware_base(D, base, s):
+    return float(base * s ** ((D - 2) / D))
+'''),
+    (8, "base * s^(D/2)", '''
+def ntk_aware_base(D, base, s):
+    return float(base * s ** (D / 2))
+'''),
+    (8, "base / s: the pairs are sped up", '''
+def ntk_aware_base(D, base, s):
+    return float(base / s)
+'''),
+    (8, "the base rounded to an integer", '''
+def ntk_aware_base(D, base, s):
+    return round(base * s ** (D / (D - 2)))
+'''),
+    (8, "the chapter's ntk_base called", '''
+from attnlab.positional_encoding import ntk_base
+
+
+def ntk_aware_base(D, base, s):
+    return float(ntk_base(D, s, base))
+'''),
+    (8, "slowdown with the exponent of base * s: s^(2i/D)", '''
+def slowdown(D, s):
+    return s ** (np.arange(0, D, 2) / D)
+'''),
+    (8, "slowdown inverted: theta_i' / theta_i", '''
+def slowdown(D, s):
+    return s ** (-2 * np.arange(D // 2) / (D - 2))
+'''),
+    (8, "slowdown linear in the pair index", '''
+def slowdown(D, s):
+    return 1 + (s - 1) * np.arange(D // 2) / (D // 2 - 1)
+'''),
+    (8, "slowdown counted from pair 1, not pair 0", '''
+def slowdown(D, s):
+    return s ** (2 * np.arange(1, D // 2 + 1) / (D - 2))
+'''),
+    # --- exercise 9: T5's bias for a cached decoder
+    (9, "queries at positions 0 .. L-1 (top-left), not the last L", '''
+def t5_bias(table, L, S, bidirectional):
+    rel = np.arange(S)[None, :] - np.arange(L)[:, None]
+    return table[:, t5_relative_bucket_np(rel, bidirectional, num_buckets=table.shape[1])]
+'''),
+    (9, "offsets query minus key", '''
+def t5_bias(table, L, S, bidirectional):
+    rel = (np.arange(L)[:, None] + S - L) - np.arange(S)[None, :]
+    return table[:, t5_relative_bucket_np(rel, bidirectional, num_buckets=table.shape[1])]
+'''),
+    (9, "num_buckets left at its default of 32", '''
+def t5_bias(table, L, S, bidirectional):
+    rel = np.arange(S)[None, :] - (np.arange(L)[:, None] + S - L)
+    return table[:, t5_relative_bucket_np(rel, bidirectional)]
+'''),
+    (9, "bidirectional ignored (always the encoder's buckets)", '''
+def t5_bias(table, L, S, bidirectional):
+    rel = np.arange(S)[None, :] - (np.arange(L)[:, None] + S - L)
+    return table[:, t5_relative_bucket_np(rel, True, num_buckets=table.shape[1])]
+'''),
+    (9, "the table indexed by bucket first: (L, S, H)", '''
+def t5_bias(table, L, S, bidirectional):
+    rel = np.arange(S)[None, :] - (np.arange(L)[:, None] + S - L)
+    return table.T[t5_relative_bucket_np(rel, bidirectional, num_buckets=table.shape[1])]
+'''),
+    (9, "the offset of the cache counted as S - L - 1", '''
+def t5_bias(table, L, S, bidirectional):
+    rel = np.arange(S)[None, :] - (np.arange(L)[:, None] + S - L - 1)
+    return table[:, t5_relative_bucket_np(rel, bidirectional, num_buckets=table.shape[1])]
+'''),
 ]
 
 RIGHT = [
@@ -662,5 +737,31 @@ def wavelengths(D, base):
 
 def slow_pairs(D, base, L):
     return int((np.ceil(wavelengths(D, base)) > L).sum())
+'''),
+    (8, "the base through exp and log, as a NumPy float", '''
+def ntk_aware_base(D, base, s):
+    return np.exp(np.log(base) + D / (D - 2) * np.log(s))
+'''),
+    (8, "slowdown as the ratio of two frequency tables", '''
+def slowdown(D, s):
+    theta = 10000.0 ** (-np.arange(0, D, 2) / D)
+    new = (10000.0 * s ** (D / (D - 2))) ** (-np.arange(0, D, 2) / D)
+    return theta / new
+'''),
+    (9, "a loop over query rows", '''
+def t5_bias(table, L, S, bidirectional):
+    H, N = table.shape
+    out = np.empty((H, L, S))
+    for r in range(L):
+        rel = np.arange(S) - (S - L + r)
+        out[:, r, :] = table[:, t5_relative_bucket_np(rel, bidirectional, N)]
+    return out
+'''),
+    (9, "np.take along the bucket axis", '''
+def t5_bias(table, L, S, bidirectional):
+    q = np.arange(S - L, S)
+    b = t5_relative_bucket_np(np.arange(S)[None, :] - q[:, None], bidirectional,
+                              num_buckets=table.shape[1])
+    return np.take(np.asarray(table, dtype=float), b, axis=1)
 '''),
 ]
