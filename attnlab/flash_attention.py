@@ -456,3 +456,50 @@ def split_k_attention_np(q, k, v, n_chunks, allowed=None, scale=None):
              for a, b in zip(edges[:-1], edges[1:])]
     outs, lses = zip(*parts)
     return merge_partials_np(np.stack(outs), np.stack(lses))
+
+
+def shards_of(N, P):
+    """(start, stop) of P contiguous shards of N positions, as np.array_split cuts them."""
+    if not isinstance(P, (int, np.integer)) or not 1 <= P <= N:
+        raise ValueError(f"P (number of shards) must be an integer in [1, N={N}]; got {P!r}")
+    sizes = [N // P + (p < N % P) for p in range(P)]
+    stops = np.cumsum(sizes)
+    return [(int(b - n), int(b)) for n, b in zip(sizes, stops)]
+
+
+def ring_attention_np(q, k, v, P, causal=False, counts=None):
+    """Ring attention (Liu et al. 2023) simulated on one machine. Returns (out, lse).
+
+    Self-attention: q (..., N, D), k (..., N, D), v (..., N, Dv), cut into P shards (P need
+    not divide N). Device p keeps query shard p; at step t it holds K/V shard (p - t) mod P,
+    which it then passes to device p + 1. It attends to that shard (causal: top-left, by
+    global positions; a shard entirely after its queries is skipped) and merges the result
+    into its running (out, lse) with merge_partials_np. `counts`, a dict, receives the
+    numbers of (device, step) pairs "computed" and "skipped".
+    """
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    check_qkv_shapes(q, k, v)
+    N, Dv = q.shape[-2], v.shape[-1]
+    if k.shape[-2] != N:
+        raise ValueError(f"ring attention here is self-attention: L = S; got {N} and "
+                         f"{k.shape[-2]}")
+    shards = shards_of(N, P)
+    batch = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
+    out, lse = np.zeros(batch + (N, Dv)), np.full(batch + (N,), -np.inf)
+    computed = skipped = 0
+    for p, (a, b) in enumerate(shards):                # every device (in parallel on a ring)
+        o_p, lse_p = np.zeros(batch + (b - a, Dv)), np.full(batch + (b - a,), -np.inf)
+        for t in range(P):                             # step t: K/V shard (p - t) mod P
+            c, d = shards[(p - t) % P]
+            if causal and c > b - 1:                   # its first key after the last query
+                skipped += 1
+                continue
+            computed += 1
+            ok = np.arange(c, d)[None, :] <= np.arange(a, b)[:, None] if causal else None
+            o_t, lse_t = flash_attention_np(q[..., a:b, :], k[..., c:d, :], v[..., c:d, :],
+                                            ok, block_q=b - a, block_k=d - c)
+            o_p, lse_p = merge_partials_np(np.stack([o_p, o_t]), np.stack([lse_p, lse_t]))
+        out[..., a:b, :], lse[..., a:b] = o_p, lse_p
+    if counts is not None:
+        counts["computed"], counts["skipped"] = computed, skipped
+    return out, lse

@@ -10,7 +10,8 @@ from attnlab.flash_attention import (FastMemory, flash_attention_backward_np,
                                      flash_attention_np, flash_attention_pt,
                                      flash_attention_v1_np, flash_backward_pt, flash_forward_pt,
                                      hbm_accesses_flash, hbm_accesses_standard,
-                                     merge_partials_np, online_softmax_np, split_k_attention_np)
+                                     merge_partials_np, online_softmax_np, ring_attention_np,
+                                     shards_of, split_k_attention_np)
 from attnlab.masks import causal_mask_np, masked_sdpa_np, masked_sdpa_pt, padding_mask_np
 from attnlab.scaled_dot_product import softmax_np
 
@@ -230,3 +231,30 @@ def test_input_validation_names_the_argument():
         split_k_attention_np(x[:1], x, x, 0)
     with pytest.raises(ValueError, match="finite"):
         flash_attention_pt(torch.full((2, 3), float("nan")), torch.zeros(2, 3), torch.zeros(2, 3))
+
+
+@pytest.mark.parametrize("N, P", [(1, 1), (50, 4), (37, 5), (12, 12), (64, 8), (10, 3)])
+@pytest.mark.parametrize("causal", [False, True])
+def test_ring_attention_equals_full(N, P, causal):
+    """Ring attention over P shards (P need not divide N) equals full attention; 1e-12."""
+    rng = np.random.default_rng(10)
+    q, k, v = qkv(rng, 2, 3, N, N, 7, 4)
+    counts = {}
+    out, lse = ring_attention_np(q, k, v, P, causal, counts=counts)
+    allowed = causal_mask_np(N) if causal else np.ones((N, N), bool)
+    assert np.abs(out - reference(q, k, v, allowed)).max() < 1e-12
+    assert np.abs(lse - flash_attention_np(q, k, v, causal=causal)[1]).max() < 1e-12
+    assert counts["computed"] == (P * (P + 1) // 2 if causal else P * P)
+    assert counts["computed"] + counts["skipped"] == P * P
+
+
+def test_shards_partition_the_sequence():
+    for N, P in [(50, 4), (7, 7), (100, 3), (5, 1)]:
+        shards = shards_of(N, P)
+        assert shards[0][0] == 0 and shards[-1][1] == N and len(shards) == P
+        assert all(a[1] == b[0] for a, b in zip(shards, shards[1:]))
+        assert [b - a for a, b in shards] == [len(c) for c in np.array_split(np.arange(N), P)]
+    with pytest.raises(ValueError, match="P"):
+        shards_of(5, 6)
+    with pytest.raises(ValueError, match="L = S"):
+        ring_attention_np(np.zeros((4, 2)), np.zeros((5, 2)), np.zeros((5, 2)), 2)

@@ -812,3 +812,64 @@ def flash_traffic(N, d, M):
     return n_c * n_r, k_v + q_o_read + stats_read + o_written + stats_written
 '''),
 ]
+BASE6 = '''
+def zigzag_ring_attention(q, k, v, P):
+    N = q.shape[0]
+    chunks = [(int(c[0]), int(c[-1]) + 1) for c in np.array_split(np.arange(N), 2 * P)]
+    mine = [HOLD for p in range(P)]
+    out, work = np.zeros((N, v.shape[1])), [0] * P
+    for p in range(P):
+        state = {qc: (np.zeros((qc[1] - qc[0], v.shape[1])), np.full(qc[1] - qc[0], -np.inf))
+                 for qc in mine[p]}
+        for t in range(P):
+            for (c, d) in mine[(p - t) % P]:
+                for (a, b) in mine[p]:
+                    if SKIP:
+                        continue
+                    work[p] += 1
+                    ok = MASK
+                    o_t, lse_t = fa.flash_attention_np(q[a:b], k[c:d], v[c:d], ok)
+                    o, lse = state[(a, b)]
+                    state[(a, b)] = MERGE
+        for (a, b), (o, _) in state.items():
+            out[a:b] = o
+    return out, work
+'''
+ZZ = "(chunks[p], chunks[2 * P - 1 - p])"
+GLOBAL = "np.arange(c, d)[None, :] <= np.arange(a, b)[:, None]"
+LSE = "fa.merge_partials_np(np.stack([o, o_t]), np.stack([lse, lse_t]))"
+
+
+def _zz(hold=ZZ, skip="c > b - 1", mask=GLOBAL, merge=LSE):
+    return (BASE6.replace("HOLD", hold).replace("SKIP", skip).replace("MASK", mask)
+            .replace("MERGE", merge))
+
+
+WRONG6 = [
+    (6, "the mask built from positions inside each chunk (local rows and columns)",
+     _zz(mask="np.arange(d - c)[None, :] <= np.arange(b - a)[:, None]")),
+    (6, "no causal mask inside a pair: the diagonal chunk sees its future",
+     _zz(mask="None")),
+    (6, "the diagonal pair skipped too: a chunk never sees itself",
+     _zz(skip="c >= a")),
+    (6, "nothing skipped: every pair computed, the work is 4P per device",
+     _zz(skip="False")),
+    (6, "contiguous shards (chunks 2p and 2p + 1): right output, unbalanced work",
+     _zz(hold="(chunks[2 * p], chunks[2 * p + 1])")),
+    (6, "partial results averaged instead of merged by their logsumexp",
+     _zz(merge="((o + o_t) / 2 if np.isfinite(lse).any() else o_t, np.logaddexp(lse, lse_t))")),
+]
+RIGHT6 = [
+    (6, "chunks cut by np.linspace instead of np.array_split", _zz().replace(
+        "chunks = [(int(c[0]), int(c[-1]) + 1) for c in np.array_split(np.arange(N), 2 * P)]",
+        "e = np.linspace(0, N, 2 * P + 1).astype(int)\n"
+        "    chunks = [(int(e[i]), int(e[i + 1])) for i in range(2 * P)]")),
+    (6, "a hand-written logsumexp merge instead of merge_partials_np", _zz(
+        merge="(lambda n: (np.exp(lse - np.where(np.isneginf(n), 0, n))[:, None] * o"
+              " + np.exp(lse_t - np.where(np.isneginf(n), 0, n))[:, None] * o_t, n))"
+              "(np.logaddexp(lse, lse_t))")),
+    (6, "the devices' steps taken in the other direction round the ring",
+     _zz().replace("mine[(p - t) % P]", "mine[(p + t) % P]")),
+]
+WRONG += WRONG6
+RIGHT += RIGHT6
