@@ -14,6 +14,7 @@ Each module holds the reusable cells of one chapter notebook:
     attnlab.transformer_block        from notebooks/09_transformer_block.ipynb
     attnlab.pretrained_encoder       from notebooks/10_pretrained_encoder.ipynb
     attnlab.kv_cache                 from notebooks/11_kv_cache.ipynb
+    attnlab.serving                  from notebooks/12_serving.ipynb
     attnlab.flash_attention          from notebooks/13_flash_attention.ipynb
     attnlab.subquadratic_attention   from notebooks/14_subquadratic_attention.ipynb
 

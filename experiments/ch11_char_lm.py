@@ -8,7 +8,9 @@ per step, gradient clipping at 1, one CPU thread, seeds 0, 1, 2. After training,
 of 300 characters from the prompt "Beautiful is" is compared with the text; the number of
 characters that match before the first difference is recorded.
 
-Seed 0's weights are saved (float32, about 0.4 MB) for the chapter. Writes
+Every seed's weights are saved (float32, about 0.4 MB each: ch11_char_lm_seed{0,1,2}.pt):
+chapter 11 cross-checks its cache on all three, chapter 12 measures its int8 cache on all
+three. Writes
 experiments/results/ch11_char_lm.json (or --out): per seed the loss curve (mean of every 25
 steps), the final loss, the matched characters and seconds.
 
@@ -35,6 +37,13 @@ from attnlab.kv_cache import CHAR_LM, TEXT_PATH, CharVocab, TinyLM, generate_cac
 RESULTS = Path(__file__).resolve().parent / "results"
 RESULT = RESULTS / "ch11_char_lm.json"
 WEIGHTS = RESULTS / "ch11_char_lm_seed0.pt"
+
+
+def weights_path(seed):
+    """Where seed `seed`'s trained weights are saved."""
+    return RESULTS / f"ch11_char_lm_seed{seed}.pt"
+
+
 PROMPT = "Beautiful is"
 N_NEW = 300
 FULL = dict(seeds=[0, 1, 2], steps=CHAR_LM["steps"], n_new=N_NEW)
@@ -87,7 +96,7 @@ def main(argv=None):
     cfg = QUICK if args.quick else FULL
     out = args.out or RESULT
     jobs = [(seed, cfg["steps"], cfg["n_new"],
-             str(WEIGHTS) if (not args.quick and seed == 0) else None) for seed in cfg["seeds"]]
+             str(weights_path(seed)) if not args.quick else None) for seed in cfg["seeds"]]
     start = time.perf_counter()
     if args.workers > 1:
         with multiprocessing.get_context("spawn").Pool(args.workers) as pool:

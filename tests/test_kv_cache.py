@@ -1,10 +1,11 @@
 """attnlab.kv_cache against independent references, on awkward sizes (tolerances per test).
 
 Cached decoding against decoding without a cache, NumPy against PyTorch, grouped-query
-attention against F.scaled_dot_product_attention(enable_gqa=True) and per-head attention,
-the rolling and paged caches against contiguous attention, batched against one-by-one
-decoding, the memory arithmetic against published model configurations, and the chapter's
-trained model and experiment script.
+attention (the NumPy function chapter 11's decoder uses) against
+F.scaled_dot_product_attention(enable_gqa=True) and per-head attention, batched against
+one-by-one decoding, and the chapter's trained models (three seeds) and experiment script.
+The serving parts (GQA conversion, rolling, paged and int8 caches, memory arithmetic) are in
+tests/test_serving.py.
 """
 import importlib.util
 import json
@@ -16,12 +17,10 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from attnlab.kv_cache import (TEXT_PATH, BlockPool, CausalSelfAttention, CharVocab, KVCache,
-                              RollingKVCache, TinyLM, check_gqa_heads, generate_batch,
-                              generate_cached, generate_np, generate_uncached,
-                              gqa_attention_np, kv_bytes_per_token, kv_waste, left_pad,
-                              lm_forward_np, lm_params_np, mha_to_gqa, repeat_kv_pt,
-                              visible_pt)
+from attnlab.kv_cache import (TEXT_PATH, CausalSelfAttention, CharVocab, KVCache, TinyLM,
+                              check_gqa_heads, generate_batch, generate_cached, generate_np,
+                              generate_uncached, gqa_attention_np, left_pad, lm_forward_np,
+                              lm_params_np, visible_pt)
 from attnlab.masks import causal_mask_np, masked_sdpa_np
 from attnlab.positional_encoding import rope_rotate_half_np
 
@@ -160,17 +159,6 @@ def test_gqa_groups_are_consecutive_query_heads(Hkv):
         assert np.abs(out[:, h] - ref_out).max() <= TOL64
 
 
-def test_repeat_kv_pt():
-    x = torch.randn(2, 3, 5, 4)
-    r = repeat_kv_pt(x, 6)
-    assert r.shape == (2, 6, 5, 4)
-    for h in range(6):
-        assert torch.equal(r[:, h], x[:, h // 2])
-    assert torch.equal(repeat_kv_pt(x, 3), x)
-    with pytest.raises(ValueError, match="Hkv"):
-        repeat_kv_pt(x, 4)
-
-
 @pytest.mark.parametrize("Hkv", [4, 2, 1])
 def test_attention_module_matches_numpy_reference(Hkv):
     """CausalSelfAttention (RoPE, GQA, causal) against a NumPy float64 reference built from
@@ -225,98 +213,8 @@ def test_check_gqa_heads_names_the_arguments():
         TinyLM(V, E, H, 3)
     with pytest.raises(ValueError, match="E="):
         CausalSelfAttention(10, 4)
-    with pytest.raises(ValueError, match="window"):
-        RollingKVCache(2, 0)
     with pytest.raises(ValueError, match="characters not in the vocabulary"):
         CharVocab("abc").encode("abd")
-
-
-# ---------------------------------------------------------------- sliding window
-@pytest.mark.parametrize("W,P_", [(3, 7), (1, 5), (4, 2), (16, 5)])
-def test_rolling_cache_equals_sliding_window(W, P_):
-    model, prompt = make_lm(2), prompt_of(P=P_)
-    tok_u, log_u = generate_uncached(model, prompt, 8, window=W)
-    tok_c, log_c = generate_cached(model, prompt, 8, cache=RollingKVCache(LAYERS, W), window=W)
-    assert torch.equal(tok_c, tok_u)
-    assert (log_c - log_u).abs().max().item() <= TOL64
-    if W < P_ + 8:                                         # the window changes the result
-        _, log_full = generate_uncached(model, prompt, 8)
-        assert (log_full - log_u).abs().max().item() > 1e-3
-
-
-def test_rolling_cache_memory_is_flat():
-    W, D = 4, E // H
-    model, prompt = make_lm(2), prompt_of(P=2)
-    rolling, plain = RollingKVCache(LAYERS, W), KVCache(LAYERS)
-    sizes_rolling, sizes_plain = [], []
-    tok = prompt
-    with torch.no_grad():
-        model(prompt, cache=rolling, window=W)
-        model(prompt, cache=plain)
-        for _ in range(10):
-            model(tok[:, -1:], cache=rolling, window=W)
-            model(tok[:, -1:], cache=plain)
-            sizes_rolling.append(rolling.nbytes())
-            sizes_plain.append(plain.nbytes())
-    assert len(rolling) == len(plain) == 12
-    assert set(sizes_rolling) == {2 * LAYERS * B * 2 * W * D * 8}   # K, V: (B, Hkv, W, D) f64
-    assert sizes_plain == [2 * LAYERS * B * 2 * n * D * 8 for n in range(3, 13)]
-
-
-# ---------------------------------------------------------------- paged
-def test_block_pool_gather_equals_contiguous():
-    Hkv, D, bs = 2, 3, 4
-    pool = BlockPool(n_blocks=12, Hkv=Hkv, D=D, block_size=bs, dtype=torch.float64)
-    torch.manual_seed(0)
-    want = {s: [] for s in "abc"}
-    # interleaved appends; final lengths 8 and 4 (multiples of 4) and 11 (not)
-    for seq, L in [("a", 3), ("b", 4), ("a", 5), ("c", 1), ("c", 6), ("a", 0), ("c", 4)]:
-        k, v = torch.randn(Hkv, L, D, dtype=torch.float64), torch.randn(Hkv, L, D,
-                                                                          dtype=torch.float64)
-        pool.append(seq, k, v)
-        want[seq].append((k, v))
-    for seq, n in [("a", 8), ("b", 4), ("c", 11)]:
-        k, v = pool.gather(seq)
-        assert k.shape == (Hkv, n, D) and pool.lengths[seq] == n
-        assert torch.equal(k, torch.cat([kv[0] for kv in want[seq]], dim=1))
-        assert torch.equal(v, torch.cat([kv[1] for kv in want[seq]], dim=1))
-        assert len(pool.tables[seq]) == math.ceil(n / bs)
-    tables = pool.tables["a"] + pool.tables["b"] + pool.tables["c"]
-    assert len(set(tables)) == len(tables) == 2 + 1 + 3          # no block shared
-    assert len(pool.free) == 12 - 6
-    # paged attention = contiguous attention
-    q = torch.randn(1, 4, 1, D, dtype=torch.float64)
-    k, v = pool.gather("c")
-    out, _ = gqa_attention_np(q.numpy(), k[None].numpy(), v[None].numpy())
-    kc = torch.cat([kv[0] for kv in want["c"]], dim=1)[None]
-    vc = torch.cat([kv[1] for kv in want["c"]], dim=1)[None]
-    ref = F.scaled_dot_product_attention(q, kc, vc, enable_gqa=True)
-    assert np.abs(out - ref.numpy()).max() <= TOL64
-
-
-def test_block_pool_release_and_out_of_blocks():
-    pool = BlockPool(n_blocks=3, Hkv=1, D=2, block_size=4)
-    pool.append("a", torch.ones(1, 5, 2), torch.ones(1, 5, 2))      # 2 blocks
-    pool.append("b", torch.ones(1, 4, 2), torch.ones(1, 4, 2))      # 1 block
-    assert pool.free == []
-    with pytest.raises(MemoryError):
-        pool.append("b", torch.ones(1, 1, 2), torch.ones(1, 1, 2))
-    blocks_a = list(pool.tables["a"])
-    pool.release("a")
-    assert sorted(pool.free) == sorted(blocks_a) and "a" not in pool.tables
-    k = torch.arange(14.0).reshape(1, 7, 2)
-    pool.append("c", k, -k)                                          # reuses a's blocks
-    assert torch.equal(pool.gather("c")[0], k) and torch.equal(pool.gather("c")[1], -k)
-    assert torch.equal(pool.gather("b")[0], torch.ones(1, 4, 2))
-
-
-def test_kv_waste_by_hand():
-    # lengths 1, 16, 17, 40: 74 tokens; 4 * 64 = 256 slots preallocated;
-    # paged in blocks of 16: 16 + 16 + 32 + 48 = 112 slots
-    prealloc, paged = kv_waste([1, 16, 17, 40], max_len=64, block_size=16)
-    assert prealloc == pytest.approx(1 - 74 / 256, abs=1e-15)
-    assert paged == pytest.approx(1 - 74 / 112, abs=1e-15)
-    assert kv_waste([32, 64], 64) == pytest.approx((0.25, 0.0), abs=1e-15)
 
 
 # ---------------------------------------------------------------- batches of different lengths
@@ -361,61 +259,6 @@ def test_visible_masks_padding_and_window():
         assert (visible_pt(q, k, window=W)[0, 0].numpy() == want).all()
 
 
-# ---------------------------------------------------------------- memory arithmetic
-MiB, GiB = 2 ** 20, 2 ** 30
-
-
-def test_kv_bytes_per_token_published_models():
-    # Llama-2-7B: 32 layers, 32 heads of 128 (Touvron et al. 2023), fp16
-    assert kv_bytes_per_token(32, 32, 128) == 2 * 32 * 32 * 128 * 2 == 524288 == MiB // 2
-    assert 4096 * kv_bytes_per_token(32, 32, 128) == 2 * GiB
-    # Llama-2-70B: 80 layers, 8 KV heads (GQA), D = 128
-    assert kv_bytes_per_token(80, 8, 128) == 327680                     # 320 KiB
-    # Llama-3-8B: 32 layers, 8 KV heads, D = 128
-    assert kv_bytes_per_token(32, 8, 128) == 131072 == MiB // 8
-    # GPT-2 small: 12 layers, 12 heads of 64; fp16 and fp32
-    assert kv_bytes_per_token(12, 12, 64) == 36864
-    assert kv_bytes_per_token(12, 12, 64, bytes_per_element=4) == 73728
-    # Mistral-7B: 32 layers, 8 KV heads, D = 128, a 4096-token window caps the cache
-    assert kv_bytes_per_token(32, 8, 128) * 4096 == 512 * MiB
-    # the chapter's model in float32: GQA divides the bytes by H / Hkv
-    assert kv_bytes_per_token(2, 4, 16, 4) == 4 * kv_bytes_per_token(2, 1, 16, 4) == 1024
-
-
-def test_kv_bytes_match_a_real_cache():
-    model, prompt = make_lm(2), prompt_of()
-    cache = KVCache(LAYERS)
-    generate_cached(model, prompt, 4, cache=cache)
-    per_token = kv_bytes_per_token(LAYERS, 2, E // H, bytes_per_element=8)
-    assert cache.nbytes() == B * len(cache) * per_token and len(cache) == P + 3
-
-
-# ---------------------------------------------------------------- MHA -> GQA
-@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
-def test_mha_to_gqa_with_hkv_equal_h_is_identity(dtype):
-    model, tokens = make_lm(dtype=dtype), prompt_of(P=6)
-    same = mha_to_gqa(model, H).eval()
-    assert same.config == model.config
-    assert torch.equal(same(tokens), model(tokens))
-
-
-def test_mha_to_gqa_mean_pools_heads_and_refuses_gqa():
-    model = make_lm(dtype=torch.float32)
-    mqa = mha_to_gqa(model, 1)
-    assert mqa.config["Hkv"] == 1
-    D = E // H
-    w = model.blocks[0].attn.k_proj.weight.detach()         # (H*D, E)
-    want = w.reshape(H, D, E).mean(0)                       # (H, D, E) -> (D, E)
-    assert (mqa.blocks[0].attn.k_proj.weight.detach() - want).abs().max().item() <= 1e-6
-    tokens = prompt_of()
-    assert mqa(tokens).shape == model(tokens).shape
-    assert (mqa(tokens) - model(tokens)).abs().max().item() > 1e-3   # a real change
-    with pytest.raises(ValueError, match="Hkv=2"):
-        mha_to_gqa(make_lm(2), 1)
-    with pytest.raises(ValueError, match="Hkv=3"):
-        mha_to_gqa(model, 3)
-
-
 # ---------------------------------------------------------------- the chapter's experiment
 def load_experiment():
     spec = importlib.util.spec_from_file_location(
@@ -442,6 +285,8 @@ def test_stored_experiment_result():
     assert all(len(r["loss_curve"]) == result["steps"] // result["curve_every"]
                for r in result["runs"])
     assert WEIGHTS.exists()
+    for seed in (0, 1, 2):                     # every seed's weights are kept (chapters 11, 12)
+        assert (WEIGHTS.parent / f"ch11_char_lm_seed{seed}.pt").exists()
 
 
 def trained_model():

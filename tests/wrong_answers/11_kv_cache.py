@@ -119,139 +119,6 @@ def positions_from_keep(keep):
     keep = torch.as_tensor(keep, dtype=torch.bool)
     return left_pad([[1] * int(n) for n in keep.sum(1)])[1]
 '''),
-    (3, "forgets the factor 2: caches keys but not values", '''
-def max_sequences(config, T, memory_bytes, bytes_per_element=2):
-    kept = T if config["window"] is None else min(T, config["window"])
-    per_token = config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
-    return int(memory_bytes // (kept * per_token))
-'''),
-    (3, "counts the H query heads instead of the Hkv key/value heads", '''
-def max_sequences(config, T, memory_bytes, bytes_per_element=2):
-    kept = T if config["window"] is None else min(T, config["window"])
-    per_token = 2 * config["n_layers"] * config["H"] * config["D"] * bytes_per_element
-    return int(memory_bytes // (kept * per_token))
-'''),
-    (3, "ignores the sliding window: the cache grows with T forever", '''
-def max_sequences(config, T, memory_bytes, bytes_per_element=2):
-    per_token = 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
-    return int(memory_bytes // (T * per_token))
-'''),
-    (3, "reserves the whole window even for a shorter sequence", '''
-def max_sequences(config, T, memory_bytes, bytes_per_element=2):
-    kept = T if config["window"] is None else config["window"]
-    per_token = 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
-    return int(memory_bytes // (kept * per_token))
-'''),
-    (3, "rounds to the nearest integer instead of down", '''
-def max_sequences(config, T, memory_bytes, bytes_per_element=2):
-    kept = T if config["window"] is None else min(T, config["window"])
-    per_token = 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
-    return round(memory_bytes / (kept * per_token))
-'''),
-    (3, "hard-codes fp16 and ignores bytes_per_element", '''
-def max_sequences(config, T, memory_bytes, bytes_per_element=2):
-    kept = T if config["window"] is None else min(T, config["window"])
-    per_token = 2 * config["n_layers"] * config["Hkv"] * config["D"] * 2
-    return int(memory_bytes // (kept * per_token))
-'''),
-    (3, "returns a float, a fraction of a sequence", '''
-def max_sequences(config, T, memory_bytes, bytes_per_element=2):
-    kept = T if config["window"] is None else min(T, config["window"])
-    per_token = 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
-    return memory_bytes / (kept * per_token)
-'''),
-    (3, "the window keeps W - 1 tokens (the newest counted apart)", '''
-def max_sequences(config, T, memory_bytes, bytes_per_element=2):
-    # "the rolling buffer holds W - 1 past tokens plus the new one, which is not cached yet"
-    kept = T if config["window"] is None else min(T, config["window"] - 1)
-    per = 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
-    return int(memory_bytes // (kept * per))
-'''),
-    (3, "calls the chapter's kv_cache_bytes_of", '''
-from attnlab.kv_cache import kv_cache_bytes_of
-
-def max_sequences(config, T, memory_bytes, bytes_per_element=2):
-    return int(memory_bytes // kv_cache_bytes_of(config, T, bytes_per_element))
-'''),
-    (4, "repeat tiles the K/V heads: query head h reads head h % Hkv, not h // G", '''
-def gqa_attention_pt(q, k, v, allowed=None):
-    G = q.shape[1] // k.shape[1]
-    k, v = k.repeat(1, G, 1, 1), v.repeat(1, G, 1, 1)
-    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
-    if allowed is not None:
-        scores = scores.masked_fill(~allowed, float("-inf"))
-    weights = torch.softmax(scores, dim=-1)
-    return weights @ v, weights
-'''),
-    (4, "no 1/sqrt(D) scaling", '''
-def gqa_attention_pt(q, k, v, allowed=None):
-    G = q.shape[1] // k.shape[1]
-    k, v = k.repeat_interleave(G, dim=1), v.repeat_interleave(G, dim=1)
-    scores = q @ k.transpose(-2, -1)
-    if allowed is not None:
-        scores = scores.masked_fill(~allowed, float("-inf"))
-    weights = torch.softmax(scores, dim=-1)
-    return weights @ v, weights
-'''),
-    (4, "mask polarity inverted: blocks the keys that are allowed", '''
-def gqa_attention_pt(q, k, v, allowed=None):
-    G = q.shape[1] // k.shape[1]
-    k, v = k.repeat_interleave(G, dim=1), v.repeat_interleave(G, dim=1)
-    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
-    if allowed is not None:
-        scores = scores.masked_fill(allowed, float("-inf"))
-    weights = torch.softmax(scores, dim=-1)
-    return weights @ v, weights
-'''),
-    (4, "softmax over the queries (dim -2) instead of the keys", '''
-def gqa_attention_pt(q, k, v, allowed=None):
-    G = q.shape[1] // k.shape[1]
-    k, v = k.repeat_interleave(G, dim=1), v.repeat_interleave(G, dim=1)
-    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
-    if allowed is not None:
-        scores = scores.masked_fill(~allowed, float("-inf"))
-    weights = torch.softmax(scores, dim=-2)
-    return weights @ v, weights
-'''),
-    (4, "repeats each K/V head Hkv times instead of G = H / Hkv times", '''
-def gqa_attention_pt(q, k, v, allowed=None):
-    Hkv = k.shape[1]
-    k, v = k.repeat_interleave(Hkv, dim=1), v.repeat_interleave(Hkv, dim=1)
-    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
-    if allowed is not None:
-        scores = scores.masked_fill(~allowed, float("-inf"))
-    weights = torch.softmax(scores, dim=-1)
-    return weights @ v, weights
-'''),
-    (4, "computes in float32 and returns float32", '''
-def gqa_attention_pt(q, k, v, allowed=None):
-    q, k, v = q.float(), k.float(), v.float()
-    G = q.shape[1] // k.shape[1]
-    k, v = k.repeat_interleave(G, dim=1), v.repeat_interleave(G, dim=1)
-    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
-    if allowed is not None:
-        scores = scores.masked_fill(~allowed, float("-inf"))
-    weights = torch.softmax(scores, dim=-1)
-    return weights @ v, weights
-'''),
-    (4, "mask on the grouped (B, Hkv, G, L, S) scores: a (B, 1, L, S) mask hits K/V heads", '''
-def gqa_attention_pt(q, k, v, allowed=None):
-    B, H, L, D = q.shape
-    Hkv, S = k.shape[1], k.shape[2]
-    G = H // Hkv
-    qg = q.reshape(B, Hkv, G, L, D)
-    scores = qg @ k[:, :, None].transpose(-2, -1) / D ** 0.5       # (B, Hkv, G, L, S)
-    if allowed is not None:
-        scores = scores.masked_fill(~allowed, float("-inf"))       # mask on the 5-D scores
-    w = scores.softmax(-1)
-    out = w @ v[:, :, None]
-    return out.reshape(B, H, L, D), w.reshape(B, H, L, S)
-'''),
-    (4, "calls the built-in with enable_gqa=True", '''
-def gqa_attention_pt(q, k, v, allowed=None):
-    out = F.scaled_dot_product_attention(q, k, v, attn_mask=allowed, enable_gqa=True)
-    return out, None
-'''),
     (1, "scales q_t in place: the caller's query changes", '''
 def decode_step(q_t, k_t, v_t, K, V):
     q_t, k_t, v_t = (np.asarray(a, dtype=np.float64) for a in (q_t, k_t, v_t))
@@ -264,83 +131,11 @@ def decode_step(q_t, k_t, v_t, K, V):
     weights /= weights.sum()
     return weights @ V, weights, K, V
 '''),
-    (3, "head size from E / H instead of the config's D", '''
-def max_sequences(config, T, memory_bytes, bytes_per_element=2):
-    kept = T if config["window"] is None else min(T, config["window"])
-    D = config["E"] // config["H"]
-    per_token = 2 * config["n_layers"] * config["Hkv"] * D * bytes_per_element
-    return int(memory_bytes // (kept * per_token))
-'''),
-    (3, 'writes the window into the config (window = T when there is none)', '''
-def max_sequences(config, T, memory_bytes, bytes_per_element=2):
-    if config["window"] is None:
-        config["window"] = T
-    kept = min(T, config["window"])
-    per_token = 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
-    return int(memory_bytes // (kept * per_token))
-'''),
-    (3, "one layer's bytes only (n_layers left out)", '''
-def max_sequences(config, T, memory_bytes, bytes_per_element=2):
-    kept = T if config["window"] is None else min(T, config["window"])
-    per_token = 2 * config["Hkv"] * config["D"] * bytes_per_element
-    return int(memory_bytes // (kept * per_token))
-'''),
-    (4, "q scaled in place (q /= sqrt(D)): the caller's queries change", '''
-def gqa_attention_pt(q, k, v, allowed=None):
-    G = q.shape[1] // k.shape[1]
-    k, v = k.repeat_interleave(G, dim=1), v.repeat_interleave(G, dim=1)
-    q /= q.shape[-1] ** 0.5
-    scores = q @ k.transpose(-2, -1)
-    if allowed is not None:
-        scores = scores.masked_fill(~allowed, float("-inf"))
-    weights = torch.softmax(scores, dim=-1)
-    return weights @ v, weights
-'''),
-    (4, 'the mask argument ignored', '''
-def gqa_attention_pt(q, k, v, allowed=None):
-    G = q.shape[1] // k.shape[1]
-    k, v = k.repeat_interleave(G, dim=1), v.repeat_interleave(G, dim=1)
-    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
-    weights = torch.softmax(scores, dim=-1)
-    return weights @ v, weights
-'''),
-    (4, 'mask applied after the softmax (weights zeroed, not renormalised)', '''
-def gqa_attention_pt(q, k, v, allowed=None):
-    G = q.shape[1] // k.shape[1]
-    k, v = k.repeat_interleave(G, dim=1), v.repeat_interleave(G, dim=1)
-    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
-    weights = torch.softmax(scores, dim=-1)
-    if allowed is not None:
-        weights = weights * allowed
-    return weights @ v, weights
-'''),
-    (4, 'K grouped with repeat_interleave, V tiled with repeat', '''
-def gqa_attention_pt(q, k, v, allowed=None):
-    G = q.shape[1] // k.shape[1]
-    k, v = k.repeat_interleave(G, dim=1), v.repeat(1, G, 1, 1)
-    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
-    if allowed is not None:
-        scores = scores.masked_fill(~allowed, float("-inf"))
-    weights = torch.softmax(scores, dim=-1)
-    return weights @ v, weights
-'''),
-    (4, 'expand and reshape in the wrong order: (B, G, Hkv) tiles the heads like repeat', '''
-def gqa_attention_pt(q, k, v, allowed=None):
-    G = q.shape[1] // k.shape[1]
-    B, Hkv, S, D = k.shape
-    k = k[:, None].expand(B, G, Hkv, S, D).reshape(B, G * Hkv, S, D)
-    v = v[:, None].expand(B, G, Hkv, S, D).reshape(B, G * Hkv, S, D)
-    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
-    if allowed is not None:
-        scores = scores.masked_fill(~allowed, float("-inf"))
-    weights = torch.softmax(scores, dim=-1)
-    return weights @ v, weights
-'''),
-    (5, 'the buggy decoder unchanged', '''
+    (3, 'the buggy decoder unchanged', '''
 def decode_batch(model, prompts, n_new):
     return decode_batch_buggy(model, prompts, n_new)
 '''),
-    (5, 'positions fixed once after the prefill: every decoded token at the same position', '''
+    (3, 'positions fixed once after the prefill: every decoded token at the same position', '''
 @torch.no_grad()
 def decode_batch(model, prompts, n_new):
     tokens, pos = left_pad(prompts)
@@ -354,7 +149,7 @@ def decode_batch(model, prompts, n_new):
         steps.append(logits)
     return torch.stack(steps, dim=1)
 '''),
-    (5, 'len(cache) minus the padding of row 0 for every row', '''
+    (3, 'len(cache) minus the padding of row 0 for every row', '''
 @torch.no_grad()
 def decode_batch(model, prompts, n_new):
     tokens, pos = left_pad(prompts)
@@ -368,7 +163,7 @@ def decode_batch(model, prompts, n_new):
         steps.append(logits)
     return torch.stack(steps, dim=1)
 '''),
-    (5, 'len(cache) minus the largest padding of the batch', '''
+    (3, 'len(cache) minus the largest padding of the batch', '''
 @torch.no_grad()
 def decode_batch(model, prompts, n_new):
     tokens, pos = left_pad(prompts)
@@ -383,7 +178,7 @@ def decode_batch(model, prompts, n_new):
         steps.append(logits)
     return torch.stack(steps, dim=1)
 '''),
-    (5, "each row's real tokens plus the step, off by one (the new token counted too)", '''
+    (3, "each row's real tokens plus the step, off by one (the new token counted too)", '''
 @torch.no_grad()
 def decode_batch(model, prompts, n_new):
     tokens, pos = left_pad(prompts)
@@ -398,7 +193,7 @@ def decode_batch(model, prompts, n_new):
         steps.append(logits)
     return torch.stack(steps, dim=1)
 '''),
-    (5, 'positions restarted at 0 for every decoded token', '''
+    (3, 'positions restarted at 0 for every decoded token', '''
 @torch.no_grad()
 def decode_batch(model, prompts, n_new):
     tokens, pos = left_pad(prompts)
@@ -412,7 +207,7 @@ def decode_batch(model, prompts, n_new):
         steps.append(logits)
     return torch.stack(steps, dim=1)
 '''),
-    (5, 'right logits by re-running the whole batch each step: the cache is not used', '''
+    (3, 'right logits by re-running the whole batch each step: the cache is not used', '''
 @torch.no_grad()
 def decode_batch(model, prompts, n_new):
     seqs = [list(p) for p in prompts]
@@ -425,7 +220,7 @@ def decode_batch(model, prompts, n_new):
             s.append(t)
     return torch.stack(steps, dim=1)
 '''),
-    (5, "fixed, but the new tokens appended to the caller's prompt lists", '''
+    (3, "fixed, but the new tokens appended to the caller's prompt lists", '''
 @torch.no_grad()
 def decode_batch(model, prompts, n_new):
     tokens, pos = left_pad(prompts)
@@ -441,7 +236,7 @@ def decode_batch(model, prompts, n_new):
         steps.append(logits)
     return torch.stack(steps, dim=1)
 '''),
-    (5, 'padding given position 0 so that len(cache) fits (the pads become visible keys)', '''
+    (3, 'padding given position 0 so that len(cache) fits (the pads become visible keys)', '''
 @torch.no_grad()
 def decode_batch(model, prompts, n_new):
     tokens, pos = left_pad(prompts)
@@ -456,23 +251,23 @@ def decode_batch(model, prompts, n_new):
         steps.append(logits)
     return torch.stack(steps, dim=1)
 '''),
-    (6, "prediction: keeping the cache, turn 1's last token forgotten", '''
+    (4, "prediction: keeping the cache, turn 1's last token forgotten", '''
 def prediction():
     return (115, 73)
 '''),
-    (6, 'prediction: P + N per turn (as if the last token were fed too)', '''
+    (4, 'prediction: P + N per turn (as if the last token were fed too)', '''
 def prediction():
     return (117, 76)
 '''),
-    (6, 'prediction: turn 2 only', '''
+    (4, 'prediction: turn 2 only', '''
 def prediction():
     return (74, 33)
 '''),
-    (6, 'prediction: a list, not a tuple of two ints', '''
+    (4, 'prediction: a list, not a tuple of two ints', '''
 def prediction():
     return [115, 74]
 '''),
-    (6, "keeping the cache, only turn 2's text fed (turn 1's last token never enters the cache)", '''
+    (4, "keeping the cache, only turn 2's text fed (turn 1's last token never enters the cache)", '''
 def two_turns(model, turn1, n1, turn2, n2, keep_cache):
     model.positions_processed = 0
     cache = KVCache(len(model.blocks))
@@ -484,7 +279,7 @@ def two_turns(model, turn1, n1, turn2, n2, keep_cache):
         tokens, _ = generate_cached(model, torch.cat([first, turn2], dim=1), n2)
     return tokens, model.positions_processed
 '''),
-    (6, 'the count not reset: positions left over from earlier calls included', '''
+    (4, 'the count not reset: positions left over from earlier calls included', '''
 def two_turns(model, turn1, n1, turn2, n2, keep_cache):
     cache = KVCache(len(model.blocks))
     first, _ = generate_cached(model, turn1, n1, cache=cache)
@@ -496,7 +291,7 @@ def two_turns(model, turn1, n1, turn2, n2, keep_cache):
         tokens, _ = generate_cached(model, torch.cat([first, turn2], dim=1), n2)
     return tokens, model.positions_processed
 '''),
-    (6, 'starting over with generate_uncached', '''
+    (4, 'starting over with generate_uncached', '''
 def two_turns(model, turn1, n1, turn2, n2, keep_cache):
     model.positions_processed = 0
     cache = KVCache(len(model.blocks))
@@ -509,7 +304,7 @@ def two_turns(model, turn1, n1, turn2, n2, keep_cache):
         tokens, _ = generate_uncached(model, torch.cat([first, turn2], dim=1), n2)
     return tokens, model.positions_processed
 '''),
-    (6, 'keeping the cache, the whole of turn 1 fed again into it', '''
+    (4, 'keeping the cache, the whole of turn 1 fed again into it', '''
 def two_turns(model, turn1, n1, turn2, n2, keep_cache):
     model.positions_processed = 0
     cache = KVCache(len(model.blocks))
@@ -521,7 +316,7 @@ def two_turns(model, turn1, n1, turn2, n2, keep_cache):
         tokens, _ = generate_cached(model, torch.cat([first, turn2], dim=1), n2)
     return tokens, model.positions_processed
 '''),
-    (6, 'the new tokens of turn 2 only, not the whole conversation', '''
+    (4, 'the new tokens of turn 2 only, not the whole conversation', '''
 def two_turns(model, turn1, n1, turn2, n2, keep_cache):
     model.positions_processed = 0
     cache = KVCache(len(model.blocks))
@@ -534,7 +329,7 @@ def two_turns(model, turn1, n1, turn2, n2, keep_cache):
         tokens, _ = generate_cached(model, torch.cat([first, turn2], dim=1), n2)
     return tokens, model.positions_processed
 '''),
-    (6, "keeping the cache, turn 1's last token doubled in the conversation", '''
+    (4, "keeping the cache, turn 1's last token doubled in the conversation", '''
 def two_turns(model, turn1, n1, turn2, n2, keep_cache):
     model.positions_processed = 0
     cache = KVCache(len(model.blocks))
@@ -558,36 +353,7 @@ def decode_step(q_t, k_t, v_t, K, V):
     weights /= weights.sum()
     return weights @ V, weights, K, V
 '''),
-    (3, "one sequence's size rounded to 0.01 GiB: right for the big models, 0 for small caches", '''
-def max_sequences(config, T, memory_bytes, bytes_per_element=2):
-    kept = T if config["window"] is None else min(T, config["window"])
-    per_token = 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
-    gib_per_seq = round(kept * per_token / 2**30, 2)
-    return int(memory_bytes / 2**30 // gib_per_seq)
-'''),
-    (4, "computed in float32 and cast back to float64: the dtype is right, the digits are not", '''
-def gqa_attention_pt(q, k, v, allowed=None):
-    dtype = q.dtype
-    q, k, v = q.float(), k.float(), v.float()
-    G = q.shape[1] // k.shape[1]
-    k, v = k.repeat_interleave(G, dim=1), v.repeat_interleave(G, dim=1)
-    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
-    if allowed is not None:
-        scores = scores.masked_fill(~allowed, float("-inf"))
-    weights = torch.softmax(scores, dim=-1)
-    return (weights @ v).to(dtype), weights.to(dtype)
-'''),
-    (4, "scaled by 1/sqrt(S), the number of keys, instead of 1/sqrt(D)", '''
-def gqa_attention_pt(q, k, v, allowed=None):
-    G = q.shape[1] // k.shape[1]
-    k, v = k.repeat_interleave(G, dim=1), v.repeat_interleave(G, dim=1)
-    scores = q @ k.transpose(-2, -1) / k.shape[2] ** 0.5
-    if allowed is not None:
-        scores = scores.masked_fill(~allowed, float("-inf"))
-    weights = torch.softmax(scores, dim=-1)
-    return weights @ v, weights
-'''),
-    (6, "keeping the cache, turn 1's new tokens fed into it again (the prompt not)", '''
+    (4, "keeping the cache, turn 1's new tokens fed into it again (the prompt not)", '''
 def two_turns(model, turn1, n1, turn2, n2, keep_cache):
     model.positions_processed = 0
     cache = KVCache(len(model.blocks))
@@ -601,7 +367,8 @@ def two_turns(model, turn1, n1, turn2, n2, keep_cache):
     return tokens, model.positions_processed
 '''),
 ]
-RIGHT = [    (1, "computed in PyTorch float64, returned as NumPy", '''
+RIGHT = [
+    (1, "computed in PyTorch float64, returned as NumPy", '''
 def decode_step(q_t, k_t, v_t, K, V):
     K = np.concatenate([np.asarray(K, dtype=np.float64), np.asarray(k_t)[None]], axis=0)
     V = np.concatenate([np.asarray(V, dtype=np.float64), np.asarray(v_t)[None]], axis=0)
@@ -628,50 +395,7 @@ def positions_from_keep(keep):
     keep = torch.as_tensor(keep, dtype=torch.bool)
     return (keep.int().cumsum(1) - 1).long()
 '''),
-    (3, "uses the chapter's kv_bytes_per_token and math.floor", '''
-import math
-from attnlab.kv_cache import kv_bytes_per_token
-
-def max_sequences(config, T, memory_bytes, bytes_per_element=2):
-    if config["window"] is not None:
-        T = min(T, config["window"])
-    per_token = kv_bytes_per_token(config["n_layers"], config["Hkv"], config["D"],
-                                   bytes_per_element)
-    return math.floor(memory_bytes / (T * per_token))
-'''),
-    (4, "views the query heads as (Hkv, G) groups: no copy of K or V", '''
-def gqa_attention_pt(q, k, v, allowed=None):
-    B, H, L, D = q.shape
-    Hkv, S = k.shape[1], k.shape[2]
-    qg = q.reshape(B, Hkv, H // Hkv, L, D)
-    scores = (qg @ k[:, :, None].transpose(-2, -1)).reshape(B, H, L, S) / D ** 0.5
-    if allowed is not None:
-        scores = torch.where(allowed, scores, torch.tensor(float("-inf"), dtype=q.dtype))
-    weights = scores.softmax(-1)
-    out = weights.reshape(B, Hkv, H // Hkv, L, S) @ v[:, :, None]
-    return out.reshape(B, H, L, D), weights
-'''),
-    (4, "einsum with an explicit index of the K/V head", '''
-def gqa_attention_pt(q, k, v, allowed=None):
-    G = q.shape[1] // k.shape[1]
-    idx = torch.arange(q.shape[1]) // G
-    scores = torch.einsum("bhld,bhsd->bhls", q, k[:, idx]) / q.shape[-1] ** 0.5
-    if allowed is not None:
-        scores = scores.masked_fill(~allowed, float("-inf"))
-    weights = torch.softmax(scores, dim=-1)
-    return torch.einsum("bhls,bhsd->bhld", weights, v[:, idx]), weights
-'''),
-    (4, 'an index of the K/V head per query head, gathered with index_select', '''
-def gqa_attention_pt(q, k, v, allowed=None):
-    idx = torch.arange(q.shape[1]) // (q.shape[1] // k.shape[1])
-    k, v = k.index_select(1, idx), v.index_select(1, idx)
-    scores = torch.matmul(q, k.transpose(-1, -2)) * q.shape[-1] ** -0.5
-    if allowed is not None:
-        scores = torch.where(allowed, scores, -torch.inf)
-    weights = scores.softmax(dim=-1)
-    return weights @ v, weights
-'''),
-    (5, "each row's real tokens plus the step", '''
+    (3, "each row's real tokens plus the step", '''
 @torch.no_grad()
 def decode_batch(model, prompts, n_new):
     tokens, pos = left_pad(prompts)
@@ -686,7 +410,7 @@ def decode_batch(model, prompts, n_new):
         steps.append(logits)
     return torch.stack(steps, dim=1)
 '''),
-    (5, "len(cache) minus each row's own padding", '''
+    (3, "len(cache) minus each row's own padding", '''
 @torch.no_grad()
 def decode_batch(model, prompts, n_new):
     tokens, pos = left_pad(prompts)
@@ -701,7 +425,7 @@ def decode_batch(model, prompts, n_new):
         steps.append(logits)
     return torch.stack(steps, dim=1)
 '''),
-    (5, 'prompt positions counted from the left edge (RoPE sees only differences), len(cache) kept', '''
+    (3, 'prompt positions counted from the left edge (RoPE sees only differences), len(cache) kept', '''
 @torch.no_grad()
 def decode_batch(model, prompts, n_new):
     tokens, pos = left_pad(prompts)
@@ -716,11 +440,11 @@ def decode_batch(model, prompts, n_new):
         steps.append(logits)
     return torch.stack(steps, dim=1)
 '''),
-    (6, 'prediction worked out and written as numbers', '''
+    (4, 'prediction worked out and written as numbers', '''
 def prediction():
     return (41 + 74, 41 + 33)
 '''),
-    (6, 'the two turns by hand: model calls with the cache, argmax in a loop', '''
+    (4, 'the two turns by hand: model calls with the cache, argmax in a loop', '''
 @torch.no_grad()
 def two_turns(model, turn1, n1, turn2, n2, keep_cache):
     def decode(prompt, n, cache):
@@ -742,13 +466,7 @@ def two_turns(model, turn1, n1, turn2, n2, keep_cache):
     full = decode(torch.cat([first, turn2], dim=1), n2, KVCache(len(model.blocks)))
     return full, model.positions_processed
 '''),
-    (3, "None window replaced by T with `or`, int() of a float division", '''
-def max_sequences(config, T, memory_bytes, bytes_per_element=2):
-    W = config["window"] or T
-    per_seq = min(T, W) * 2 * config["n_layers"] * config["Hkv"] * config["D"] * bytes_per_element
-    return int(memory_bytes / per_seq)
-'''),
-    (6, "keeping the cache: turn 1's last token fed by a model call, then turn 2 as the prompt", '''
+    (4, "keeping the cache: turn 1's last token fed by a model call, then turn 2 as the prompt", '''
 def two_turns(model, turn1, n1, turn2, n2, keep_cache):
     start = model.positions_processed
     cache = KVCache(len(model.blocks))

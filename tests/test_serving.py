@@ -1,0 +1,267 @@
+"""attnlab.serving against independent references, on awkward sizes (tolerances per test).
+
+Grouped-query attention's helpers (repeat_kv_pt, mha_to_gqa) against per-head attention and
+the built-in, the rolling and paged caches against contiguous attention, the memory
+arithmetic against published model configurations, the roofline's intensities counted by
+hand, and the int8 cache: NumPy against PyTorch (exact codes), the round-trip bound, the
+grouping, the bytes it stores and cached decoding through it.
+"""
+import math
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from attnlab.kv_cache import KVCache, TinyLM, generate_cached, generate_uncached, gqa_attention_np
+from attnlab.serving import (BlockPool, Int8KVCache, RollingKVCache, attention_intensity,
+                             dequantize_int8_np, kv_bytes_per_token, kv_cache_bytes_of,
+                             KV_CONFIGS, kv_waste, matmul_intensity, mha_to_gqa,
+                             quantize_int8_np, quantize_int8_pt, repeat_kv_pt, roofline_flops)
+
+TOL64 = 1e-12
+B, P, V, E, H, LAYERS = 3, 5, 11, 24, 4, 2
+
+def make_lm(Hkv=None, seed=0, dtype=torch.float64, V=V, E=E, H=H, n_layers=LAYERS):
+    """A TinyLM with weights perturbed in `dtype` (so float64 weights use all 53 bits) and a
+    large embedding, so greedy decoding produces varied tokens."""
+    torch.manual_seed(seed)
+    model = TinyLM(V, E, H, Hkv, n_layers).to(dtype).eval()
+    with torch.no_grad():
+        for p in model.parameters():
+            p.add_(0.2 * torch.randn_like(p))
+        model.embed.weight.mul_(3)
+    return model
+
+
+def prompt_of(seed=1, B=B, P=P, V=V):
+    return torch.randint(1, V, (B, P), generator=torch.Generator().manual_seed(seed))
+
+
+def test_repeat_kv_pt():
+    x = torch.randn(2, 3, 5, 4)
+    r = repeat_kv_pt(x, 6)
+    assert r.shape == (2, 6, 5, 4)
+    for h in range(6):
+        assert torch.equal(r[:, h], x[:, h // 2])
+    assert torch.equal(repeat_kv_pt(x, 3), x)
+    with pytest.raises(ValueError, match="Hkv"):
+        repeat_kv_pt(x, 4)
+
+
+# ---------------------------------------------------------------- sliding window
+@pytest.mark.parametrize("W,P_", [(3, 7), (1, 5), (4, 2), (16, 5)])
+def test_rolling_cache_equals_sliding_window(W, P_):
+    model, prompt = make_lm(2), prompt_of(P=P_)
+    tok_u, log_u = generate_uncached(model, prompt, 8, window=W)
+    tok_c, log_c = generate_cached(model, prompt, 8, cache=RollingKVCache(LAYERS, W), window=W)
+    assert torch.equal(tok_c, tok_u)
+    assert (log_c - log_u).abs().max().item() <= TOL64
+    if W < P_ + 8:                                         # the window changes the result
+        _, log_full = generate_uncached(model, prompt, 8)
+        assert (log_full - log_u).abs().max().item() > 1e-3
+
+
+def test_rolling_cache_memory_is_flat():
+    W, D = 4, E // H
+    model, prompt = make_lm(2), prompt_of(P=2)
+    rolling, plain = RollingKVCache(LAYERS, W), KVCache(LAYERS)
+    sizes_rolling, sizes_plain = [], []
+    tok = prompt
+    with torch.no_grad():
+        model(prompt, cache=rolling, window=W)
+        model(prompt, cache=plain)
+        for _ in range(10):
+            model(tok[:, -1:], cache=rolling, window=W)
+            model(tok[:, -1:], cache=plain)
+            sizes_rolling.append(rolling.nbytes())
+            sizes_plain.append(plain.nbytes())
+    assert len(rolling) == len(plain) == 12
+    assert set(sizes_rolling) == {2 * LAYERS * B * 2 * W * D * 8}   # K, V: (B, Hkv, W, D) f64
+    assert sizes_plain == [2 * LAYERS * B * 2 * n * D * 8 for n in range(3, 13)]
+
+
+# ---------------------------------------------------------------- paged
+def test_block_pool_gather_equals_contiguous():
+    Hkv, D, bs = 2, 3, 4
+    pool = BlockPool(n_blocks=12, Hkv=Hkv, D=D, block_size=bs, dtype=torch.float64)
+    torch.manual_seed(0)
+    want = {s: [] for s in "abc"}
+    # interleaved appends; final lengths 8 and 4 (multiples of 4) and 11 (not)
+    for seq, L in [("a", 3), ("b", 4), ("a", 5), ("c", 1), ("c", 6), ("a", 0), ("c", 4)]:
+        k, v = torch.randn(Hkv, L, D, dtype=torch.float64), torch.randn(Hkv, L, D,
+                                                                          dtype=torch.float64)
+        pool.append(seq, k, v)
+        want[seq].append((k, v))
+    for seq, n in [("a", 8), ("b", 4), ("c", 11)]:
+        k, v = pool.gather(seq)
+        assert k.shape == (Hkv, n, D) and pool.lengths[seq] == n
+        assert torch.equal(k, torch.cat([kv[0] for kv in want[seq]], dim=1))
+        assert torch.equal(v, torch.cat([kv[1] for kv in want[seq]], dim=1))
+        assert len(pool.tables[seq]) == math.ceil(n / bs)
+    tables = pool.tables["a"] + pool.tables["b"] + pool.tables["c"]
+    assert len(set(tables)) == len(tables) == 2 + 1 + 3          # no block shared
+    assert len(pool.free) == 12 - 6
+    # paged attention = contiguous attention
+    q = torch.randn(1, 4, 1, D, dtype=torch.float64)
+    k, v = pool.gather("c")
+    out, _ = gqa_attention_np(q.numpy(), k[None].numpy(), v[None].numpy())
+    kc = torch.cat([kv[0] for kv in want["c"]], dim=1)[None]
+    vc = torch.cat([kv[1] for kv in want["c"]], dim=1)[None]
+    ref = F.scaled_dot_product_attention(q, kc, vc, enable_gqa=True)
+    assert np.abs(out - ref.numpy()).max() <= TOL64
+
+
+def test_block_pool_release_and_out_of_blocks():
+    pool = BlockPool(n_blocks=3, Hkv=1, D=2, block_size=4)
+    pool.append("a", torch.ones(1, 5, 2), torch.ones(1, 5, 2))      # 2 blocks
+    pool.append("b", torch.ones(1, 4, 2), torch.ones(1, 4, 2))      # 1 block
+    assert pool.free == []
+    with pytest.raises(MemoryError):
+        pool.append("b", torch.ones(1, 1, 2), torch.ones(1, 1, 2))
+    blocks_a = list(pool.tables["a"])
+    pool.release("a")
+    assert sorted(pool.free) == sorted(blocks_a) and "a" not in pool.tables
+    k = torch.arange(14.0).reshape(1, 7, 2)
+    pool.append("c", k, -k)                                          # reuses a's blocks
+    assert torch.equal(pool.gather("c")[0], k) and torch.equal(pool.gather("c")[1], -k)
+    assert torch.equal(pool.gather("b")[0], torch.ones(1, 4, 2))
+
+
+def test_kv_waste_by_hand():
+    # lengths 1, 16, 17, 40: 74 tokens; 4 * 64 = 256 slots preallocated;
+    # paged in blocks of 16: 16 + 16 + 32 + 48 = 112 slots
+    prealloc, paged = kv_waste([1, 16, 17, 40], max_len=64, block_size=16)
+    assert prealloc == pytest.approx(1 - 74 / 256, abs=1e-15)
+    assert paged == pytest.approx(1 - 74 / 112, abs=1e-15)
+    assert kv_waste([32, 64], 64) == pytest.approx((0.25, 0.0), abs=1e-15)
+
+
+# ---------------------------------------------------------------- memory arithmetic
+MiB, GiB = 2 ** 20, 2 ** 30
+
+
+def test_kv_bytes_per_token_published_models():
+    # Llama-2-7B: 32 layers, 32 heads of 128 (Touvron et al. 2023), fp16
+    assert kv_bytes_per_token(32, 32, 128) == 2 * 32 * 32 * 128 * 2 == 524288 == MiB // 2
+    assert 4096 * kv_bytes_per_token(32, 32, 128) == 2 * GiB
+    # Llama-2-70B: 80 layers, 8 KV heads (GQA), D = 128
+    assert kv_bytes_per_token(80, 8, 128) == 327680                     # 320 KiB
+    # Llama-3-8B: 32 layers, 8 KV heads, D = 128
+    assert kv_bytes_per_token(32, 8, 128) == 131072 == MiB // 8
+    # GPT-2 small: 12 layers, 12 heads of 64; fp16 and fp32
+    assert kv_bytes_per_token(12, 12, 64) == 36864
+    assert kv_bytes_per_token(12, 12, 64, bytes_per_element=4) == 73728
+    # Mistral-7B: 32 layers, 8 KV heads, D = 128, a 4096-token window caps the cache
+    assert kv_bytes_per_token(32, 8, 128) * 4096 == 512 * MiB
+    # the chapter's model in float32: GQA divides the bytes by H / Hkv
+    assert kv_bytes_per_token(2, 4, 16, 4) == 4 * kv_bytes_per_token(2, 1, 16, 4) == 1024
+
+
+def test_kv_bytes_match_a_real_cache():
+    model, prompt = make_lm(2), prompt_of()
+    cache = KVCache(LAYERS)
+    generate_cached(model, prompt, 4, cache=cache)
+    per_token = kv_bytes_per_token(LAYERS, 2, E // H, bytes_per_element=8)
+    assert cache.nbytes() == B * len(cache) * per_token and len(cache) == P + 3
+
+
+# ---------------------------------------------------------------- MHA -> GQA
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_mha_to_gqa_with_hkv_equal_h_is_identity(dtype):
+    model, tokens = make_lm(dtype=dtype), prompt_of(P=6)
+    same = mha_to_gqa(model, H).eval()
+    assert same.config == model.config
+    assert torch.equal(same(tokens), model(tokens))
+
+
+def test_mha_to_gqa_mean_pools_heads_and_refuses_gqa():
+    model = make_lm(dtype=torch.float32)
+    mqa = mha_to_gqa(model, 1)
+    assert mqa.config["Hkv"] == 1
+    D = E // H
+    w = model.blocks[0].attn.k_proj.weight.detach()         # (H*D, E)
+    want = w.reshape(H, D, E).mean(0)                       # (H, D, E) -> (D, E)
+    assert (mqa.blocks[0].attn.k_proj.weight.detach() - want).abs().max().item() <= 1e-6
+    tokens = prompt_of()
+    assert mqa(tokens).shape == model(tokens).shape
+    assert (mqa(tokens) - model(tokens)).abs().max().item() > 1e-3   # a real change
+    with pytest.raises(ValueError, match="Hkv=2"):
+        mha_to_gqa(make_lm(2), 1)
+    with pytest.raises(ValueError, match="Hkv=3"):
+        mha_to_gqa(model, 3)
+
+
+
+def test_rolling_cache_refuses_an_empty_window():
+    with pytest.raises(ValueError, match="window"):
+        RollingKVCache(2, 0)
+
+
+# ---------------------------------------------------------------- roofline
+def test_intensities_by_hand():
+    # (1, 4) @ (4, 4) in fp16: 32 FLOPs over 2 * (4 + 16 + 4) bytes
+    assert matmul_intensity(1, 4, 4) == 32 / 48
+    assert matmul_intensity(4096, 4096, 4096) == pytest.approx(4096 / 3)
+    # decode (L = 1) with G query heads per K/V head: 4 G S D FLOPs over 2 (2 G D + 2 S D) bytes
+    assert attention_intensity(1, 10, 8, G=4) == 4 * 4 * 10 * 8 / (2 * (2 * 4 * 8 + 2 * 10 * 8))
+    assert roofline_flops(1.0, 100.0, 10.0) == 10.0 and roofline_flops(50.0, 100.0, 10.0) == 100.0
+
+
+# ---------------------------------------------------------------- int8 cache
+@pytest.mark.parametrize("axis", [-1, -2, None])
+def test_int8_round_trip_bound_and_numpy_equals_torch(axis):
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(2, 3, 37, 10)) * np.linspace(0.1, 9, 10)     # channels of mixed size
+    x[0, 1, 5] = 0.0                                                   # a token of zeros
+    codes, scale = quantize_int8_np(x, axis)
+    assert codes.dtype == np.int8 and np.abs(codes).max() == 127
+    x_hat = dequantize_int8_np(codes, scale)
+    assert (np.abs(x - x_hat) <= scale / 2 + 1e-15).all()              # half a step at most
+    if axis is not None:
+        c_pt, s_pt = quantize_int8_pt(torch.tensor(x), axis)
+        assert np.array_equal(c_pt.numpy(), codes)
+        assert np.array_equal(s_pt.numpy(), scale)
+
+
+def test_int8_scale_shapes():
+    x = np.ones((1, 2, 5, 4))
+    assert quantize_int8_np(x, -1)[1].shape == (1, 2, 5, 1)            # per token
+    assert quantize_int8_np(x, -2)[1].shape == (1, 2, 1, 4)            # per channel
+
+
+@pytest.mark.parametrize("key_axis,value_axis", [("token", "token"), ("channel", "token"),
+                                                 ("channel", "channel")])
+def test_int8_cache_reads_back_its_round_trip(key_axis, value_axis):
+    torch.manual_seed(0)
+    cache = Int8KVCache(1, key_axis, value_axis, group=4)
+    k, v = torch.randn(2, 3, 11, 6, dtype=torch.float64), torch.randn(2, 3, 11, 6,
+                                                                       dtype=torch.float64)
+    for a, b in [(0, 3), (3, 4), (4, 9), (9, 11)]:                     # chunks of 3, 1, 5, 2
+        k_back, v_back, pos = cache.update(0, k[:, :, a:b], v[:, :, a:b],
+                                           torch.arange(a, b).expand(2, b - a))
+    assert len(cache) == 11 and pos[0].tolist() == list(range(11))
+    for x, back, axis in ((k, k_back, key_axis), (v, v_back, value_axis)):
+        if axis == "token":
+            want = dequantize_int8_np(*quantize_int8_np(x.numpy(), -1))
+        else:                                                           # 2 groups of 4, 3 fresh
+            g = x.numpy()[:, :, :8].reshape(2, 3, 2, 4, 6)
+            want = np.concatenate([dequantize_int8_np(*quantize_int8_np(g, -2)).reshape(2, 3, 8, 6),
+                                   x.numpy()[:, :, 8:]], axis=2)
+        assert np.abs(back.numpy() - want).max() <= 1e-15
+
+
+def test_int8_cache_bytes_and_decoding():
+    torch.manual_seed(1)
+    model = TinyLM(V, E, H, 2, LAYERS).eval()                           # float32, Hkv = 2, D = 6
+    prompt = torch.randint(1, V, (1, 8))
+    cache = Int8KVCache(LAYERS, "token", "token")
+    tok_q, log_q = generate_cached(model, prompt, 5, cache=cache)
+    T = len(cache)
+    assert T == 12
+    # codes: K and V, layers, Hkv, T, D int8; scales: one float32 per token and head
+    assert cache.nbytes() == 2 * LAYERS * 2 * T * 6 + 2 * LAYERS * 2 * T * 4
+    tok_f, log_f = generate_cached(model, prompt, 5)
+    assert (log_q - log_f).abs().max().item() < 0.5                    # close, not equal
+    with pytest.raises(ValueError, match="axis"):
+        Int8KVCache(2, "tensor")
