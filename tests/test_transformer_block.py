@@ -214,3 +214,23 @@ def test_stored_experiment_result():
     assert result["steps"] == 600 and result["seeds"] == [0, 1, 2]
     assert len(result["runs"]) == 9
     assert (ROOT / "experiments" / "results" / "ch09_transformer_seed0.pt").exists()
+
+
+def test_warmup_experiment_quick(tmp_path):
+    spec = importlib.util.spec_from_file_location(
+        "ch09_warmup", ROOT / "experiments" / "ch09_warmup_and_init.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = tmp_path / "quick.json"
+    module.main(["--quick", "--out", str(out)])
+    result = json.loads(out.read_text())
+    assert len({r["name"] for r in result["runs"]}) == 9
+    assert all(r["finite"] and len(r["loss_curve"]) == 1 for r in result["runs"])
+
+
+def test_stored_warmup_result():
+    result = json.loads((ROOT / "experiments" / "results" /
+                         "ch09_warmup_and_init.json").read_text())
+    assert result["steps"] == 300 and result["seeds"] == [0, 1, 2]
+    assert len(result["runs"]) == 27
+    assert all(len(r["loss_curve"]) == 30 for r in result["runs"])

@@ -415,6 +415,63 @@ def block_params(E, H, D, F):
 def block_flops_per_token(E, H, D, F, L):
     return 8 * E * H * D + 4 * L * H * D + 4 * E * F + 5 * L * H
 '''),
+    # --- exercise 6: the crossover length
+    (6, "the four projections only (chapter 7's count): 2E", '''
+def crossover_length(E, H, D, F, gated=False):
+    return 2 * E
+'''),
+    (6, "2E + F for every head size (D = E/H assumed)", '''
+def crossover_length(E, H, D, F, gated=False):
+    return 2 * E + (3 * F // 2 if gated else F)
+'''),
+    (6, "6E (F = 4E and D = E/H assumed)", '''
+def crossover_length(E, H, D, F, gated=False):
+    return 6 * E
+'''),
+    (6, "rounded down instead of up", '''
+def crossover_length(E, H, D, F, gated=False):
+    linear = 8 * E * H * D + (6 if gated else 4) * E * F
+    return linear // (4 * H * D)
+'''),
+    (6, "rounded to the nearest length", '''
+def crossover_length(E, H, D, F, gated=False):
+    linear = 8 * E * H * D + (6 if gated else 4) * E * F
+    return round(linear / (4 * H * D))
+'''),
+    (6, "the gate matrix of SwiGLU forgotten", '''
+def crossover_length(E, H, D, F, gated=False):
+    linear = 8 * E * H * D + 4 * E * F
+    return -(-linear // (4 * H * D))
+'''),
+    (6, "the weighted sum of the values forgotten (scores only)", '''
+def crossover_length(E, H, D, F, gated=False):
+    linear = 8 * E * H * D + (6 if gated else 4) * E * F
+    return -(-linear // (2 * H * D))
+'''),
+    (6, "the attention counted with width E instead of H*D", '''
+def crossover_length(E, H, D, F, gated=False):
+    linear = 8 * E * H * D + (6 if gated else 4) * E * F
+    return -(-linear // (4 * E))
+'''),
+    (6, "the projections counted with width E instead of H*D", '''
+def crossover_length(E, H, D, F, gated=False):
+    linear = 8 * E * E + (6 if gated else 4) * E * F
+    return -(-linear // (4 * H * D))
+'''),
+    (6, "a causal mask assumed (half the scores; the task says no mask)", '''
+def crossover_length(E, H, D, F, gated=False):
+    linear = 8 * E * H * D + (6 if gated else 4) * E * F
+    return -(-linear // (2 * H * D))
+'''),
+    (6, "one more than the smallest length (ceil of the quotient plus one)", '''
+def crossover_length(E, H, D, F, gated=False):
+    linear = 8 * E * H * D + (6 if gated else 4) * E * F
+    return linear // (4 * H * D) + 1
+'''),
+    (6, "a float, not a whole length", '''
+def crossover_length(E, H, D, F, gated=False):
+    return 2 * E + (1.5 if gated else 1) * E * F / (H * D)
+'''),
 ]
 
 RIGHT = [
@@ -493,5 +550,21 @@ def block_params(E, H, D, F):
 def block_flops_per_token(E, H, D, F, L):
     maps = [(E, H * D)] * 3 + [(H * D, E), (E, F), (F, E)]
     return sum(2 * a * b for a, b in maps) + H * (2 * L * D + 2 * L * D)
+'''),
+    (6, "math.ceil of the closed form", '''
+import math
+
+
+def crossover_length(E, H, D, F, gated=False):
+    return math.ceil(2 * E + (1.5 if gated else 1.0) * E * F / (H * D))
+'''),
+    (6, "a search over L with the formula (no measurement)", '''
+def crossover_length(E, H, D, F, gated=False):
+    maps = [(E, H * D)] * 3 + [(H * D, E), (E, F), (F, E)] + ([(E, F)] if gated else [])
+    linear = sum(2 * a * b for a, b in maps)
+    L = 1
+    while 4 * L * H * D < linear:
+        L += 1
+    return L
 '''),
 ]
