@@ -209,6 +209,31 @@ def load_pretrained_encoder(dtype=torch.float32):
     return model.to(dtype).eval()
 
 
+# Twenty paraphrase pairs written for this book (sections 6, 9 and 14 use them).
+PARAPHRASE_PAIRS = [
+    ("A man is playing a guitar.", "Someone plays an instrument."),
+    ("The cat is sleeping on the sofa.", "A cat naps on the couch."),
+    ("How do I reset my password?", "I forgot my password."),
+    ("The stock market fell today.", "Share prices dropped a lot."),
+    ("The train to London was late again.", "My train into London was delayed."),
+    ("She is reading a book in the garden.", "A woman reads outside."),
+    ("The children are playing football in the park.", "Kids play soccer outdoors."),
+    ("He cooked pasta for dinner.", "He made spaghetti in the evening."),
+    ("It will rain heavily tomorrow.", "Expect storms tomorrow."),
+    ("The doctor examined the patient carefully.", "A physician checked the sick man."),
+    ("Our flight was cancelled because of snow.", "Snow grounded our plane."),
+    ("The museum opens at nine in the morning.", "The gallery opens at 9 am."),
+    ("I need to buy milk and bread.", "We are out of milk and bread."),
+    ("The new phone has a larger screen.", "This phone's display is bigger."),
+    ("A dog is chasing a ball on the beach.", "A puppy runs after a ball by the sea."),
+    ("The meeting was moved to Friday.", "We rescheduled the meeting for Friday."),
+    ("Prices of houses keep rising.", "Property is getting more expensive."),
+    ("The students passed the exam easily.", "The class found the test easy."),
+    ("He fixed the bike with a new chain.", "He repaired his bicycle."),
+    ("The river flooded the village last night.", "Floods hit the town overnight."),
+]
+
+
 def mean_pool_np(hidden, keep):
     """Sentence embeddings: mean of hidden (B, S, E) over real tokens, L2-normalised -> (B, E)."""
     hidden, keep = np.asarray(hidden, dtype=np.float64), np.asarray(keep, dtype=bool)
@@ -261,3 +286,50 @@ def attention_rollout_np(attentions):
         a_hat = 0.5 * (w.mean(axis=0) + np.eye(n))     # (H, n, n) -> (n, n)
         rollout = a_hat @ rollout                      # later layers act after earlier ones
     return rollout
+
+
+def token_scores(model, tokenizer, sentence, partner):
+    """Four per-token scores (n,) for y = cos(e(sentence), e(partner)), model a BertEncoder:
+    raw last-layer attention received, rollout, gradient x input, and the reference,
+    |y - y without token j| (token j deleted). Returns (tokens, dict of float64 arrays)."""
+    target = torch.as_tensor(embed(model, tokenizer, [partner])[0])
+    ids, keep = encode_batch(tokenizer, [sentence])
+    n = ids.shape[1]
+    hidden, atts = model(torch.from_numpy(ids), torch.from_numpy(keep))
+    x0 = hidden[0].detach().requires_grad_(True)      # the input embeddings, as a leaf
+    x = x0
+    for block in model.blocks:
+        x, _ = block(x, torch.from_numpy(keep)[:, None, None, :])
+    pooled = x[0].mean(dim=0)
+    y = torch.dot(pooled / pooled.norm(), target.to(pooled.dtype))
+    y.backward()
+    deleted = np.stack([np.delete(ids[0], j) for j in range(n)])    # (n, n - 1)
+    with torch.no_grad():
+        h, _ = model(torch.from_numpy(deleted), torch.ones(deleted.shape, dtype=torch.bool))
+    e_del = mean_pool_np(h[-1].numpy(force=True), np.ones(deleted.shape, bool))   # (n, E)
+    scores = {"raw attention": atts[-1][0].detach().numpy(force=True).mean(axis=(0, 1)),
+              "rollout": attention_rollout_np(
+                  [a[0].detach().numpy(force=True) for a in atts]).mean(axis=0),
+              "gradient x input": (x0.grad[0] * x0[0]).norm(dim=-1).detach().numpy(force=True),
+              "deletion": np.abs(y.item() - e_del @ target.numpy(force=True))}
+    return tokenizer.encode(sentence).tokens, {k: np.asarray(v, np.float64)
+                                               for k, v in scores.items()}
+
+
+def mlm_mask_np(ids, special, rng, p=0.15, mask_id=103, vocab_size=30522):
+    """BERT's masked-LM corruption of ids (B, S) int; special (B, S) bool marks tokens never
+    chosen ([CLS], [SEP], padding). Each other token is chosen with probability p; a chosen
+    token becomes mask_id with probability 0.8, a uniform random id with 0.1, or stays (0.1).
+    Returns (inputs, labels): labels hold the original id where chosen and -100 elsewhere
+    (the index PyTorch's cross_entropy ignores)."""
+    ids, special = np.asarray(ids), np.asarray(special, dtype=bool)
+    if ids.shape != special.shape or not 0 < p < 1:
+        raise ValueError(f"ids {ids.shape} and special {special.shape} must match, 0 < p < 1")
+    chosen = (rng.random(ids.shape) < p) & ~special
+    roll = rng.random(ids.shape)                       # one draw decides 80 / 10 / 10
+    inputs = ids.copy()
+    inputs[chosen & (roll < 0.8)] = mask_id
+    random_slot = chosen & (roll >= 0.8) & (roll < 0.9)
+    inputs[random_slot] = rng.integers(0, vocab_size, size=int(random_slot.sum()))
+    labels = np.where(chosen, ids, -100)
+    return inputs, labels

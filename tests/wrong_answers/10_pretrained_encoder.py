@@ -577,6 +577,110 @@ def embedding_shift(ids, j, how):
                               .double().numpy(), m)[0] for a, m in ((x, k), (x2, k2)))
     return float(1 - e @ e2)
 """),
+    (7, "trusts the attention pattern: [SEP] is a special token, so a sink", """
+def prediction_sep():
+    return "below 0.2"
+"""),
+    (7, "hedges between sink and word", """
+def prediction_sep():
+    return "0.2 to 0.5"
+"""),
+    (7, "a number instead of one of the ranges", """
+def prediction_sep():
+    return 0.85
+"""),
+    (7, "the value without its bias", """
+def value_norm_ratio(x, params, H, j):
+    v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"]
+    n, E = v.shape
+    norms = np.linalg.norm(v.reshape(n, H, E // H), axis=-1)
+    return norms[j] / np.median(norms[1:n - 1], axis=0)
+"""),
+    (7, "W_v transposed (the nn.Linear orientation twice)", """
+def value_norm_ratio(x, params, H, j):
+    v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"].T + params["attn"]["b_v"]
+    n, E = v.shape
+    norms = np.linalg.norm(v.reshape(n, H, E // H), axis=-1)
+    return norms[j] / np.median(norms[1:n - 1], axis=0)
+"""),
+    (7, "the key projection instead of the value", """
+def value_norm_ratio(x, params, H, j):
+    v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_k"] + params["attn"]["b_k"]
+    n, E = v.shape
+    norms = np.linalg.norm(v.reshape(n, H, E // H), axis=-1)
+    return norms[j] / np.median(norms[1:n - 1], axis=0)
+"""),
+    (7, "the norm over all E, one number repeated for every head", """
+def value_norm_ratio(x, params, H, j):
+    v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"] + params["attn"]["b_v"]
+    norms = np.linalg.norm(v, axis=-1)
+    return np.full(H, norms[j] / np.median(norms[1:len(v) - 1]))
+"""),
+    (7, "heads split as (n, D, H): interleaved slices", """
+def value_norm_ratio(x, params, H, j):
+    v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"] + params["attn"]["b_v"]
+    n, E = v.shape
+    norms = np.linalg.norm(v.reshape(n, E // H, H), axis=1)
+    return norms[j] / np.median(norms[1:n - 1], axis=0)
+"""),
+    (7, "the mean of the words' norms instead of the median", """
+def value_norm_ratio(x, params, H, j):
+    v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"] + params["attn"]["b_v"]
+    n, E = v.shape
+    norms = np.linalg.norm(v.reshape(n, H, E // H), axis=-1)
+    return norms[j] / norms[1:n - 1].mean(axis=0)
+"""),
+    (7, "the median over every position, [CLS] and [SEP] included", """
+def value_norm_ratio(x, params, H, j):
+    v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"] + params["attn"]["b_v"]
+    n, E = v.shape
+    norms = np.linalg.norm(v.reshape(n, H, E // H), axis=-1)
+    return norms[j] / np.median(norms, axis=0)
+"""),
+    (7, "the words taken as positions 1 to n - 1 ([SEP] counted as a word)", """
+def value_norm_ratio(x, params, H, j):
+    v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"] + params["attn"]["b_v"]
+    n, E = v.shape
+    norms = np.linalg.norm(v.reshape(n, H, E // H), axis=-1)
+    return norms[j] / np.median(norms[1:], axis=0)
+"""),
+    (7, "inverted: the word's norm over token j's", """
+def value_norm_ratio(x, params, H, j):
+    v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"] + params["attn"]["b_v"]
+    n, E = v.shape
+    norms = np.linalg.norm(v.reshape(n, H, E // H), axis=-1)
+    return np.median(norms[1:n - 1], axis=0) / norms[j]
+"""),
+    (7, "the raw norms of token j, not divided by a word's", """
+def value_norm_ratio(x, params, H, j):
+    v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"] + params["attn"]["b_v"]
+    n, E = v.shape
+    return np.linalg.norm(v.reshape(n, H, E // H), axis=-1)[j]
+"""),
+    (7, "computed in float32", """
+def value_norm_ratio(x, params, H, j):
+    x32 = np.asarray(x, dtype=np.float32)
+    v = x32 @ params["attn"]["W_v"].astype(np.float32) + params["attn"]["b_v"].astype(np.float32)
+    n, E = v.shape
+    norms = np.linalg.norm(v.reshape(n, H, E // H), axis=-1)
+    return norms[j] / np.median(norms[1:n - 1], axis=0)
+"""),
+    (7, "a list instead of an array", """
+def value_norm_ratio(x, params, H, j):
+    v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"] + params["attn"]["b_v"]
+    n, E = v.shape
+    norms = np.linalg.norm(v.reshape(n, H, E // H), axis=-1)
+    return list(norms[j] / np.median(norms[1:n - 1], axis=0))
+"""),
+    (7, "adds the bias into the caller's x in place", """
+def value_norm_ratio(x, params, H, j):
+    x += 0.0
+    x[0] = x[0] * 1.0 + 1e-6
+    v = x @ params["attn"]["W_v"] + params["attn"]["b_v"]
+    n, E = v.shape
+    norms = np.linalg.norm(v.reshape(n, H, E // H), axis=-1)
+    return norms[j] / np.median(norms[1:n - 1], axis=0)
+"""),
 ]
 
 RIGHT = [    (1, "float32 input, computed in float32", '''
@@ -707,5 +811,24 @@ def n_parameters(config):
                                       "num_hidden_layers"))
     P, T = config["max_position_embeddings"], config["type_vocab_size"]
     return int(E * (V + P + T + 2) + N * (4 * E * E + 2 * E * F + 9 * E + F))
+"""),
+    (7, "torch: a matmul, a view into heads, then the median in NumPy", """
+def value_norm_ratio(x, params, H, j):
+    xt = torch.as_tensor(np.asarray(x, dtype=np.float64))
+    v = xt @ torch.as_tensor(params["attn"]["W_v"]) + torch.as_tensor(params["attn"]["b_v"])
+    n, E = v.shape
+    norms = v.view(n, H, E // H).norm(dim=-1).numpy()
+    return norms[j] / np.median(norms[1:n - 1], axis=0)
+"""),
+    (7, "explicit per-head loops and np.percentile at 50", """
+def value_norm_ratio(x, params, H, j):
+    v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"] + params["attn"]["b_v"]
+    n, E = v.shape
+    D = E // H
+    out = np.empty(H)
+    for h in range(H):
+        norms = np.sqrt((v[:, h * D:(h + 1) * D] ** 2).sum(axis=1))
+        out[h] = norms[j] / np.percentile(norms[1:n - 1], 50)
+    return out
 """),
 ]
