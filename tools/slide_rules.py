@@ -257,6 +257,12 @@ def deck_problems(path: Path, nb) -> list[str]:
         following = [c for c in nb.cells[s[0] + 1:s[0] + 4] if slide_type(c) == "notes"]
         if not following or not ANSWER.match(following[0].source.strip()):
             found.append(f"cell {s[0]}: a question slide without an `Answer:` notes cell after it")
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "code" and slide_type(cell) not in HIDDEN and has_figure(cell):
+            alt = cell.metadata.get("mystnb", {}).get("image", {}).get("alt", "")
+            if len(alt.split()) < 3:
+                found.append(f"cell {i}: a figure on a slide without an alt text (cell metadata "
+                             '"mystnb": {"image": {"alt": "..."}}, a sentence saying what it shows)')
     labels = _labels()
     for i, cell in enumerate(nb.cells):
         if cell.cell_type != "markdown" or slide_type(cell) == "skip":
