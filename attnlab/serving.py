@@ -267,3 +267,112 @@ class Int8KVCache:
         parts = [t for n in "kv" for store in (self.codes, self.scales, self.fresh)
                  for t in store[n] if t is not None]
         return sum(t.numel() * t.element_size() for t in parts)
+
+
+class SinkKVCache:
+    """StreamingLLM's cache: per layer, the keys and values of the first n_sink positions
+    (the attention sinks) and of the last `window` positions; everything between is evicted.
+    n_sink=0 is a plain sliding window. Keys keep their absolute positions (RoPE is applied
+    once, when a key is written); StreamingLLM instead re-numbers positions inside the cache.
+    A chunk of several tokens is accepted only into an empty cache and only when it fits
+    (<= n_sink + window tokens, where causal and sink+window attention coincide); after that
+    the cache takes one token per call."""
+
+    def __init__(self, n_layers, window, n_sink=4):
+        if window < 1 or n_sink < 0:
+            raise ValueError(f"need window >= 1 and n_sink >= 0; got {window}, {n_sink}")
+        self.W, self.n_sink = window, n_sink
+        self.k, self.v, self.pos = [None] * n_layers, [None] * n_layers, [None] * n_layers
+        self.seen = 0
+
+    def __len__(self):
+        return self.seen
+
+    def update(self, layer, k, v, pos):
+        """Append k, v (B, Hkv, L, D) at positions pos (B, L); keep and return the sinks and
+        the last W positions (the newest included, as visible_pt's window counts them)."""
+        L = k.shape[2]
+        if (self.k[layer] is not None and L > 1) or L > self.n_sink + self.W:
+            raise ValueError("SinkKVCache takes one token per call after the first chunk")
+        if self.k[layer] is not None:
+            k = torch.cat([self.k[layer], k], dim=2)                # (B, Hkv, S + L, D)
+            v = torch.cat([self.v[layer], v], dim=2)
+            pos = torch.cat([self.pos[layer], pos], dim=1)          # (B, S + L)
+        newest = pos[0, -1]                                         # rows share positions
+        keep = ((pos[0] < self.n_sink) | (pos[0] > newest - self.W)).nonzero()[:, 0]
+        k, v, pos = k[:, :, keep], v[:, :, keep], pos[:, keep]      # <= n_sink + W keys
+        self.k[layer], self.v[layer], self.pos[layer] = k, v, pos
+        if layer == len(self.k) - 1:
+            self.seen += L
+        return k, v, pos
+
+    def nbytes(self):
+        return sum(t.numel() * t.element_size() for t in self.k + self.v if t is not None)
+
+
+def verify_proposal(target, cache, last, proposal):
+    """One target pass over [last] + k proposals, on top of its cache (the
+    bottom-right causal mask). Returns a, the longest agreeing prefix, and the
+    target's next token after it."""
+    chunk = torch.tensor([[last] + proposal])         # (1, k + 1)
+    greedy = target(chunk, cache=cache)[0].argmax(-1) # (k + 1, V) -> (k + 1,)
+    a = 0
+    while a < len(proposal) and proposal[a] == greedy[a]:
+        a += 1
+    return a, int(greedy[a])          # a == k: all kept, plus a bonus token
+
+
+from attnlab.kv_cache import KVCache
+
+
+def truncate_cache(cache, T):
+    """Roll a KVCache back to its first T positions (drop the keys of rejected tokens)."""
+    for i in range(len(cache.k)):
+        if cache.k[i] is not None:
+            cache.k[i], cache.v[i] = cache.k[i][:, :, :T], cache.v[i][:, :, :T]
+            cache.pos[i] = cache.pos[i][:, :T]
+
+
+def early_exit_draft(model, n_layers=1):
+    """A draft model from the target itself: its embedding, its first n_layers blocks, its
+    final LayerNorm and head (layer skipping, as in self-speculative decoding)."""
+    c = model.config
+    draft = TinyLM(c["V"], c["E"], c["H"], c["Hkv"], n_layers, c["F"])
+    draft = draft.to(model.head.weight.dtype)            # before loading: no float32 detour
+    keep = {k: v for k, v in model.state_dict().items()
+            if not k.startswith("blocks.") or int(k.split(".")[1]) < n_layers}
+    draft.load_state_dict(keep)
+    return draft.eval()
+
+
+def draft_propose(draft, cache, tokens, k):
+    """The draft's k greedy tokens after `tokens` (a list); its cache first catches up on
+    the tokens it has not seen (one chunk), then takes one token per step."""
+    feed, proposal = torch.tensor([tokens[len(cache):]]), []
+    for _ in range(k):
+        nxt = draft(feed, cache=cache)[0, -1].argmax().item()
+        proposal.append(nxt)
+        feed = torch.tensor([[nxt]])
+    return proposal
+
+
+@torch.no_grad()
+def speculative_generate(target, draft, prompt, n_new, k):
+    """Greedy speculative decoding of prompt (1, P): the draft proposes k tokens, the target
+    verifies them in one pass (verify_proposal) and both caches roll back to the accepted
+    tokens. Returns (tokens (1, P + n_new), target passes, accepted count of every round).
+    The target's cache always holds every token but the last."""
+    tokens, P = prompt[0].tolist(), prompt.shape[1]
+    tc, dc = KVCache(len(target.blocks)), KVCache(len(draft.blocks))
+    passes, accepted = 0, []
+    if P > 1:
+        target(prompt[:, :-1], cache=tc)                      # prefill: one pass
+        passes += 1
+    while len(tokens) - P < n_new:
+        proposal = draft_propose(draft, dc, tokens, k)
+        a, fix = verify_proposal(target, tc, tokens[-1], proposal)
+        tokens += proposal[:a] + [fix]
+        passes, accepted = passes + 1, accepted + [a]
+        truncate_cache(tc, len(tokens) - 1)                   # drop rejected keys
+        truncate_cache(dc, min(len(dc), len(tokens) - 1))
+    return torch.tensor([tokens[:P + n_new]]), passes, accepted

@@ -4,7 +4,9 @@ Grouped-query attention's helpers (repeat_kv_pt, mha_to_gqa) against per-head at
 the built-in, the rolling and paged caches against contiguous attention, the memory
 arithmetic against published model configurations, the roofline's intensities counted by
 hand, and the int8 cache: NumPy against PyTorch (exact codes), the round-trip bound, the
-grouping, the bytes it stores and cached decoding through it.
+grouping, the bytes it stores and cached decoding through it. Going further: the sink cache
+against an explicit sinks-plus-window mask, and greedy speculative decoding against plain
+greedy decoding (identical tokens, for any draft and k), with the experiment's quick run.
 """
 import math
 
@@ -14,7 +16,9 @@ import torch
 import torch.nn.functional as F
 
 from attnlab.kv_cache import KVCache, TinyLM, generate_cached, generate_uncached, gqa_attention_np
-from attnlab.serving import (BlockPool, Int8KVCache, RollingKVCache, attention_intensity,
+from attnlab.serving import (BlockPool, Int8KVCache, RollingKVCache, SinkKVCache,
+                             attention_intensity, early_exit_draft, speculative_generate,
+                             truncate_cache, verify_proposal,
                              dequantize_int8_np, kv_bytes_per_token, kv_cache_bytes_of,
                              KV_CONFIGS, kv_waste, matmul_intensity, mha_to_gqa,
                              quantize_int8_np, quantize_int8_pt, repeat_kv_pt, roofline_flops)
@@ -265,3 +269,131 @@ def test_int8_cache_bytes_and_decoding():
     assert (log_q - log_f).abs().max().item() < 0.5                    # close, not equal
     with pytest.raises(ValueError, match="axis"):
         Int8KVCache(2, "tensor")
+
+
+# ------------------------------------------------------------ going further: sinks, speculation
+def sink_window_reference(model, tokens, W, n_sink):
+    """Logits of every position under an explicit sinks + window mask, one full pass."""
+    L = tokens.shape[1]
+    i, j = torch.arange(L)[:, None], torch.arange(L)[None]
+    allowed = (j <= i) & ((j < n_sink) | (j > i - W))                  # (L, L)
+    out = []
+    for t in range(L):                  # position t sees exactly allowed[t]
+        keep = allowed[t, :t + 1].nonzero()[:, 0]
+        logits = model(tokens[:, keep], pos=keep[None].expand(tokens.shape[0], -1))
+        out.append(logits[:, -1])
+    return torch.stack(out, dim=1)
+
+
+@pytest.mark.parametrize("W, n_sink", [(3, 0), (3, 2), (1, 1), (5, 3)])
+def test_sink_cache_matches_explicit_mask(W, n_sink):
+    model = make_lm(n_layers=1)         # one layer: every key it attends to is a real token's
+    tokens = prompt_of(2, B=1, P=14)
+    cache = SinkKVCache(1, W, n_sink)
+    with torch.no_grad():
+        got = torch.cat([model(tokens[:, t:t + 1], cache=cache) for t in range(14)], dim=1)
+        want = sink_window_reference(model, tokens, W, n_sink)
+    assert (got - want).abs().max().item() < TOL64
+    assert cache.k[0].shape[2] == min(14, n_sink + W)                   # bounded memory
+    assert cache.nbytes() == 2 * H * min(14, n_sink + W) * (E // H) * 8
+
+
+def test_sink_cache_zero_sinks_is_the_window_mask_and_rejects_late_chunks():
+    model = make_lm()
+    tokens = prompt_of(3, B=2, P=12)
+    cache = SinkKVCache(LAYERS, 4, 0)
+    with torch.no_grad():
+        got = torch.cat([model(tokens[:, t:t + 1], cache=cache) for t in range(12)], dim=1)
+        want = model(tokens, window=4)
+    assert (got - want).abs().max().item() < TOL64
+    with pytest.raises(ValueError):
+        model(tokens[:, :2], cache=cache)
+    with pytest.raises(ValueError):
+        SinkKVCache(2, 0)
+
+
+def test_truncate_cache():
+    model = make_lm()
+    tokens = prompt_of(4, B=1, P=9)
+    cache = KVCache(LAYERS)
+    with torch.no_grad():
+        model(tokens, cache=cache)
+        truncate_cache(cache, 5)
+        assert len(cache) == 5 and all(p.shape[1] == 5 for p in cache.pos)
+        got = model(tokens[:, 5:], cache=cache)
+        want = model(tokens)[:, 5:]
+    assert (got - want).abs().max().item() < TOL64
+
+
+def test_early_exit_draft_is_the_first_blocks():
+    model = make_lm(n_layers=3)
+    draft = early_exit_draft(model, 1)
+    tokens = prompt_of(5, B=2, P=6)
+    with torch.no_grad():
+        x = model.embed(tokens)
+        pos = torch.arange(6).expand(2, 6)
+        want = model.head(model.ln_f(model.blocks[0](x, pos)))
+        got = draft(tokens)
+    assert len(draft.blocks) == 1 and (got - want).abs().max().item() < TOL64
+    assert draft.head.weight.dtype == torch.float64
+
+
+def test_verify_proposal_accepts_the_agreeing_prefix():
+    model = make_lm()
+    prompt = prompt_of(6, B=1, P=5)
+    plain, _ = generate_cached(model, prompt, 6)
+    target_next = plain[0, 5:].tolist()                    # the target's greedy tokens
+    for a_true in range(4):
+        cache = KVCache(LAYERS)
+        with torch.no_grad():
+            model(prompt[:, :-1], cache=cache)
+            proposal = target_next[:a_true] + [(target_next[a_true] + 1) % V or 1] + [1, 2]
+            proposal = proposal[:3]
+            a, fix = verify_proposal(model, cache, prompt[0, -1].item(), proposal)
+        want_a = min(a_true, 3)
+        assert a == want_a and fix == target_next[a]
+
+
+@pytest.mark.parametrize("k", [1, 2, 5])
+@pytest.mark.parametrize("draft_layers", [1, 2])
+def test_speculative_equals_greedy(k, draft_layers):
+    target = make_lm(n_layers=2)
+    draft = early_exit_draft(target, 1) if draft_layers == 1 else make_lm(seed=9)
+    for P_ in (1, 4):
+        prompt = prompt_of(7, B=1, P=P_)
+        plain, _ = generate_cached(target, prompt, 13)
+        spec, passes, accepted = speculative_generate(target, draft, prompt, 13, k)
+        assert torch.equal(spec, plain)
+        assert passes == int(P_ > 1) + len(accepted) and all(0 <= a <= k for a in accepted)
+        assert sum(a + 1 for a in accepted) >= 13
+
+
+def test_speculative_with_the_target_as_draft_accepts_everything():
+    target = make_lm()
+    prompt = prompt_of(8, B=1, P=3)
+    spec, passes, accepted = speculative_generate(target, target, prompt, 12, 3)
+    assert torch.equal(spec, generate_cached(target, prompt, 12)[0])
+    assert accepted == [3, 3, 3] and passes == 1 + 3
+
+
+def load_ch12_experiment():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "experiments" / "ch12_streaming_speculative.py"
+    spec = importlib.util.spec_from_file_location("ch12_experiment", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_ch12_experiment_quick_and_stored(tmp_path):
+    import json
+    module = load_ch12_experiment()
+    out = tmp_path / "quick.json"
+    module.main(["--quick", "--out", str(out)])
+    quick = json.loads(out.read_text())
+    assert quick["quick"] and all(r["identical"] for r in quick["runs"][0]["speculative"]["rows"])
+    stored = json.loads(module.RESULT.read_text())
+    assert not stored["quick"] and [r["seed"] for r in stored["runs"]] == [0, 1, 2]
+    assert all(row["identical"] for r in stored["runs"] for row in r["speculative"]["rows"])
+

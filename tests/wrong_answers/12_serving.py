@@ -396,7 +396,30 @@ def int8_roundtrip_error(x, axis):
     x_hat = np.clip(np.round(x / scale), -127, 127) * scale
     return float(np.linalg.norm(x - x_hat) / np.linalg.norm(x))
 '''),
+    (5, "linear: every proposal counted with probability alpha, not alpha ** i", '''
+def expected_tokens_per_pass(alpha, k):
+    return float(1 + alpha * k)
+'''),
+    (5, "forgets the target's own token after the accepted prefix", '''
+def expected_tokens_per_pass(alpha, k):
+    return float(sum(alpha ** i for i in range(1, k + 1)))
+'''),
+    (5, "one term short: the sum stops at alpha ** (k - 1)", '''
+def expected_tokens_per_pass(alpha, k):
+    if alpha == 1:
+        return float(k)
+    return float((1 - alpha ** k) / (1 - alpha))
+'''),
+    (5, "divides by zero at alpha = 1", '''
+def expected_tokens_per_pass(alpha, k):
+    return float((1 - alpha ** (k + 1)) / (1 - alpha))
+'''),
+    (5, "counts only the all-accepted case", '''
+def expected_tokens_per_pass(alpha, k):
+    return float(1 + k * alpha ** k)
+'''),
 ]
+
 RIGHT = [
     (1, "uses the chapter's kv_bytes_per_token and math.floor", '''
 import math
@@ -490,5 +513,19 @@ def int8_roundtrip_error(x, axis):
     scale = np.maximum(np.abs(x).max(axis=axis, keepdims=True), 1e-300) / 127
     codes = np.clip(np.rint(x / scale), -127, 127)
     return float(np.sqrt(((x - codes * scale) ** 2).sum() / (x ** 2).sum()))
+'''),
+    (5, "sums the series term by term", '''
+def expected_tokens_per_pass(alpha, k):
+    total, p = 0.0, 1.0
+    for _ in range(k + 1):
+        total += p
+        p *= alpha
+    return total
+'''),
+    (5, "numpy geometric series", '''
+import numpy as np
+
+def expected_tokens_per_pass(alpha, k):
+    return float(np.sum(np.power(float(alpha), np.arange(k + 1))))
 '''),
 ]
