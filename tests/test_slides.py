@@ -100,12 +100,17 @@ def _made_up_deck(good: bool):
     words = " ".join(["word"] * 30)
     cells = [_cell("markdown", "# 9. Made up\n\n**What you build:** a deck.", slide="slide"),
              _cell("markdown", "## 1. Intuition", slide="slide"),
-             _cell("code", "plot()", tags=["slide-output-only"], outputs=figure if good else []),
+             _cell("code", "plot()", tags=["slide-output-only"], outputs=figure,
+                   alt="A one-pixel figure that stands for a plot" if good else None),
              _cell("markdown", f"Says something. {words}", slide="notes")]
     for k in range(4):      # one-line slides
         cells.append(_cell("markdown", f"One line {k}." + (f" {words}" if good else ""),
                            slide="slide"))
         cells.append(_cell("markdown", "Talk.", slide="notes"))
+    cells += [_cell("markdown", f"## 2. Experiment: a measurement. {words}", slide="slide"),
+              _cell("code", "plot()", tags=["slide-output-only"], outputs=figure if good else [],
+                    alt="A one-pixel figure that stands for a plot"),
+              _cell("markdown", "Talk.", slide="notes")]
     for k in range(2):
         cells.append(_cell("markdown", f"**Predict:** what happens {k}?", slide="slide"))
         cells.append(_cell("markdown", "Answer: this." if good else "It does.", slide="notes"))
@@ -127,7 +132,8 @@ def test_lecturer_rules_fail_on_a_bad_deck_and_pass_on_a_good_one(tmp_path, monk
         "|---|---|\n| 40 | one |\n| 45 | two |\n\n## To fit 50 minutes\n\nskip two\n\n"
         "## Live demo\n\nx\n\n## Prompts for the room\n\ny\n\n## Exercises to assign\n\nz\n")
     bad = "\n".join(slide_rules.deck_problems(bad_path, read(bad_path)))
-    for expected in ["near-empty slides", "'1. Intuition' has no figure",
+    for expected in ["near-empty slides", "a figure on a slide without an alt text",
+                     "section '2. Experiment: a measurement.",
                      "without an `Answer:` notes cell", "notes mention 'the cell'",
                      "#ch99-nowhere, which is not a label", "no lecture plan"]:
         assert expected in bad, f"not caught: {expected}\n{bad}"
