@@ -503,3 +503,56 @@ def ring_attention_np(q, k, v, P, causal=False, counts=None):
     if counts is not None:
         counts["computed"], counts["skipped"] = computed, skipped
     return out, lse
+
+
+import torch
+from torch.utils.checkpoint import checkpoint
+
+
+def _summarize_chunk(q, k, v):
+    """One query chunk against one key chunk (Rabe & Staats 2021, Fig. 1): the values
+    weighted by exp(scores - max), those weights' row sums, and the row max (no gradient)."""
+    s = q @ k.transpose(-2, -1)                    # (..., Lq, D) @ (..., D, Sk) -> (..., Lq, Sk)
+    m = s.amax(dim=-1, keepdim=True).detach()      # the paper's stop_gradient on the max
+    p = torch.exp(s - m)
+    return p @ v, p.sum(dim=-1, keepdim=True), m   # (..., Lq, Dv), (..., Lq, 1), (..., Lq, 1)
+
+
+def memory_efficient_attention_pt(q, k, v, query_chunk=1024, key_chunk=4096, checkpointed=True):
+    """Attention by query chunks x key chunks (Rabe & Staats 2021): each key chunk is
+    summarised with its own max, the summaries are rescaled to their common max and summed;
+    no (L, S) matrix is formed. checkpointed: each summary is recomputed in the backward
+    pass (torch.utils.checkpoint) instead of saved; call .backward() on the result (the
+    reentrant checkpoint does not support torch.autograd.grad).
+    q (..., L, D), k (..., S, D), v (..., S, Dv) -> (..., L, Dv)."""
+    L, S = q.shape[-2], k.shape[-2]
+    q = q * q.shape[-1] ** -0.5
+    grad = torch.is_grad_enabled() and any(t.requires_grad for t in (q, k, v))
+    out = []
+    for i in range(0, L, query_chunk):
+        parts = []
+        for j in range(0, S, key_chunk):
+            args = (q[..., i:i + query_chunk, :], k[..., j:j + key_chunk, :],
+                    v[..., j:j + key_chunk, :])
+            parts.append(checkpoint(_summarize_chunk, *args, use_reentrant=True)
+                         if checkpointed and grad else _summarize_chunk(*args))
+        values, sums, maxes = (torch.stack(x) for x in zip(*parts))   # (chunks, ..., Lq, *)
+        m = maxes.amax(dim=0)                                        # the common max
+        w = torch.exp(maxes - m)                                     # rescale each chunk
+        out.append((values * w).sum(dim=0) / (sums * w).sum(dim=0))  # (..., Lq, Dv)
+    return torch.cat(out, dim=-2)
+
+
+def saved_bytes(fn, *args, **kwargs):
+    """Run fn and count the bytes autograd saves for the backward pass: the distinct
+    storages packed through torch.autograd.graph.saved_tensors_hooks. Returns (bytes, out)."""
+    storages = {}
+
+    def pack(t):
+        s = t.untyped_storage()
+        storages[s.data_ptr()] = s.nbytes()
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        out = fn(*args, **kwargs)
+    return sum(storages.values()), out

@@ -177,6 +177,192 @@ def kv_waste(lengths, max_len, block_size=16):
     return 1 - used / prealloc, 1 - used / paged
 
 
+from collections import deque
+
+import numpy as np
+import torch
+
+
+def request_trace(n, seed=0, mean_gap=4, prompt=(8, 128), output=(1, 256)):
+    """n requests (arrival step, prompt length, output length), in arrival order, from a
+    seeded generator: gaps between arrivals uniform in 0..2 mean_gap, lengths uniform in the
+    inclusive ranges. Integers only, so every CPU draws the same trace."""
+    rng = np.random.default_rng(seed)
+    arrival = np.cumsum(rng.integers(0, 2 * mean_gap + 1, n))
+    P = rng.integers(prompt[0], prompt[1] + 1, n)
+    O = rng.integers(output[0], output[1] + 1, n)
+    return [(int(a), int(p), int(o)) for a, p, o in zip(arrival, P, O)]
+
+
+def simulate_static(trace, n_blocks, block_size=16, max_len=None):
+    """Static batching under a budget of n_blocks * block_size KV slots. A request's length is
+    unknown when it starts, so each is reserved max_len slots and B = budget // max_len fit.
+    A batch of up to B waiting requests starts together (a prefill step that yields every
+    first token, then one decode step per token) and keeps its slots until its LAST request
+    finishes; requests that arrive meanwhile wait. Returns the finish step of every request
+    and, per step, the slots holding live K/V (tokens of unfinished requests) and the slots
+    reserved."""
+    max_len = max_len or max(p + o for _, p, o in trace)
+    B = n_blocks * block_size // max_len
+    finish, live, held = [None] * len(trace), [], []
+    queue, t = deque(range(len(trace))), 0
+    while queue:
+        if trace[queue[0]][0] > t:                          # idle until the next arrival
+            live.append(0)
+            held.append(0)
+            t += 1
+            continue
+        batch = []
+        while queue and len(batch) < B and trace[queue[0]][0] <= t:
+            batch.append(queue.popleft())
+        for s in range(max(trace[r][2] for r in batch)):   # until the longest output ends
+            # after its step s a request holds P + s entries; it finishes at s = O - 1
+            live.append(sum(trace[r][1] + s for r in batch if trace[r][2] > s))
+            held.append(len(batch) * max_len)
+            for r in batch:
+                if trace[r][2] == s + 1:
+                    finish[r] = t
+            t += 1
+    return dict(finish=finish, live=np.array(live), held=np.array(held), B=B)
+
+
+def simulate_continuous(trace, n_blocks, block_size=16):
+    """Continuous (iteration-level) batching on a BlockPool of n_blocks blocks. Before every
+    step, waiting requests join in arrival order while the pool keeps a free block for each
+    running request (a watermark) after their prefill; during the step each running request
+    writes its new K/V (its prompt when it joins, then one token) into blocks taken on demand
+    and emits one token; a request leaves, freeing its blocks, right after its last token.
+    If the running requests need more blocks than are free, the newest is preempted: its
+    blocks are freed and it waits again, to recompute its prompt and the tokens it has made
+    (vLLM's recompute preemption). The pool's invariants are asserted at every step."""
+    pool = BlockPool(n_blocks, Hkv=1, D=1, block_size=block_size, dtype=torch.float64)
+    made = [0] * len(trace)                        # tokens emitted so far
+    finish, live, held, batch = [None] * len(trace), [], [], []
+    waiting, running, arrived, t, preempted = deque(), [], 0, 0, 0
+    blocks = lambda n: -(-n // block_size)         # noqa: E731, ceil(n / block_size)
+    while arrived < len(trace) or waiting or running:
+        while arrived < len(trace) and trace[arrived][0] <= t:
+            waiting.append(arrived)
+            arrived += 1
+        need = {r: blocks(trace[r][1] + made[r]) - len(pool.tables[r]) for r in running}
+        spare = len(pool.free) - sum(need.values())
+        while spare < 0:                           # preempt the newest running request
+            r = running.pop()
+            spare += len(pool.tables[r]) + need.pop(r)
+            pool.release(r)
+            waiting.appendleft(r)
+            preempted += 1
+        while waiting and blocks(trace[waiting[0]][1] + made[waiting[0]]) <= spare - len(running):
+            r = waiting.popleft()
+            spare -= blocks(trace[r][1] + made[r])
+            running.append(r)
+        for r in running:                          # this step's K/V, the value r + 1
+            n_new = trace[r][1] + made[r] - pool.lengths.get(r, 0)
+            pool.append(r, torch.full((1, n_new, 1), r + 1.0), torch.zeros(1, n_new, 1))
+            made[r] += 1
+        in_use = n_blocks - len(pool.free)
+        assert in_use == sum(len(tb) for tb in pool.tables.values()) <= n_blocks
+        live.append(sum(pool.lengths.values()))
+        held.append(in_use * block_size)
+        batch.append(len(running))
+        for r in [r for r in running if made[r] == trace[r][2]]:
+            k, _ = pool.gather(r)                  # its own K/V only, every entry
+            assert k.shape[1] == trace[r][1] + trace[r][2] - 1 and bool((k == r + 1).all())
+            pool.release(r)
+            running.remove(r)
+            finish[r] = t
+        t += 1
+    assert len(pool.free) == n_blocks and not pool.tables       # every block returned
+    return dict(finish=finish, live=np.array(live), held=np.array(held),
+                batch=np.array(batch), preempted=preempted)
+
+
+def serving_metrics(trace, run, budget_slots):
+    """Throughput (tokens generated per step, over the whole run), occupancy (mean share of
+    the budget holding live K/V, and reserved, over the busy steps), and latency in steps
+    from arrival to the last token (mean and max)."""
+    arrival = np.array([a for a, _, _ in trace])
+    latency = np.array(run["finish"]) - arrival + 1
+    busy = run["held"] > 0
+    return dict(throughput=sum(o for _, _, o in trace) / len(run["live"]),
+                live=run["live"][busy].mean() / budget_slots,
+                reserved=run["held"][busy].mean() / budget_slots,
+                mean_latency=latency.mean(), max_latency=int(latency.max()))
+
+
+import torch
+
+
+class SharedBlockPool(BlockPool):
+    """A BlockPool whose blocks can be shared (prefix caching): each block has a reference
+    count, the number of block tables that hold it. A block is written only by its sole
+    owner: a sequence about to write into a shared block copies it first (copy-on-write).
+    A block returns to the free list when its count falls to 0."""
+
+    def __init__(self, n_blocks, Hkv, D, block_size=16, dtype=torch.float32):
+        super().__init__(n_blocks, Hkv, D, block_size, dtype)
+        self.refs = [0] * n_blocks                   # NEW: tables holding each block
+        self.copies = 0                              # NEW: blocks copied on write
+
+    def _take(self):
+        if not self.free:
+            raise MemoryError("no free KV blocks: preempt or evict a sequence")
+        blk = self.free.pop()
+        self.refs[blk] = 1
+        return blk
+
+    def fork(self, parent, child):
+        """NEW: child starts with parent's tokens: its table lists the same blocks."""
+        self.tables[child] = list(self.tables[parent])
+        self.lengths[child] = self.lengths[parent]
+        for blk in self.tables[child]:
+            self.refs[blk] += 1
+
+    def append(self, seq, k, v):
+        table = self.tables.setdefault(seq, [])
+        n = self.lengths.get(seq, 0)
+        for t in range(k.shape[1]):
+            if n % self.block_size == 0:
+                table.append(self._take())
+            elif self.refs[table[-1]] > 1:           # NEW: copy-on-write
+                old, table[-1] = table[-1], self._take()
+                self.k[table[-1]], self.v[table[-1]] = self.k[old], self.v[old]
+                self.refs[old] -= 1
+                self.copies += 1
+            blk, slot = table[-1], n % self.block_size
+            self.k[blk, :, slot], self.v[blk, :, slot] = k[:, t], v[:, t]
+            n += 1
+        self.lengths[seq] = n
+
+    def release(self, seq):
+        for blk in self.tables.pop(seq):             # NEW: free a block at count 0 only
+            self.refs[blk] -= 1
+            if self.refs[blk] == 0:
+                self.free.append(blk)
+        self.lengths.pop(seq)
+
+    def blocks_in_use(self):
+        return len(self.refs) - len(self.free)
+
+
+class PagedKVCache:
+    """One sequence's view of per-layer block pools, with chapter 11's cache interface
+    (update, __len__), so TinyLM decodes through pages unchanged. A batch of one."""
+
+    def __init__(self, pools, seq):
+        self.pools, self.seq = pools, seq
+
+    def __len__(self):
+        return self.pools[-1].lengths.get(self.seq, 0)
+
+    def update(self, layer, k, v, pos):
+        """Write k, v (1, Hkv, L, D) into the sequence's blocks, then read all of it back."""
+        pool = self.pools[layer]
+        pool.append(self.seq, k[0], v[0])
+        k_all, v_all = (x.contiguous()[None] for x in pool.gather(self.seq))  # (1, Hkv, T, D)
+        return k_all, v_all, torch.arange(k_all.shape[2])[None]
+
+
 def quantize_int8_np(x, axis):
     """Symmetric int8 quantisation, float64: one scale per slice of x reduced over `axis`
     (kept as a size-1 axis; None: one scale for all of x). scale = max |x| / 127 over the

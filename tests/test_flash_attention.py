@@ -258,3 +258,42 @@ def test_shards_partition_the_sequence():
         shards_of(5, 6)
     with pytest.raises(ValueError, match="L = S"):
         ring_attention_np(np.zeros((4, 2)), np.zeros((5, 2)), np.zeros((5, 2)), 2)
+
+
+# ---------------------------------------------------------------- memory-efficient attention
+from attnlab.flash_attention import memory_efficient_attention_pt, saved_bytes
+
+
+@pytest.mark.parametrize("L,S,D,Dv,qc,kc", [(97, 130, 13, 11, 32, 48), (1, 70, 5, 3, 1, 16),
+                                           (40, 1, 6, 6, 8, 8), (33, 33, 8, 8, 1024, 4096)])
+def test_memory_efficient_attention_forward_and_gradients(L, S, D, Dv, qc, kc):
+    g = torch.Generator().manual_seed(L + S)
+    q = torch.randn(2, 3, L, D, generator=g, dtype=torch.float64, requires_grad=True)
+    k = torch.randn(2, 3, S, D, generator=g, dtype=torch.float64, requires_grad=True)
+    v = torch.randn(2, 3, S, Dv, generator=g, dtype=torch.float64, requires_grad=True)
+    k_big = (3 * k).detach().requires_grad_()          # large scores: the max must matter
+    for kk in (k, k_big):
+        out = memory_efficient_attention_pt(q, kk, v, query_chunk=qc, key_chunk=kc)
+        ref = torch.softmax(q @ kk.transpose(-2, -1) / math.sqrt(D), dim=-1) @ v
+        assert (out - F.scaled_dot_product_attention(q, kk, v)).abs().max() < 1e-12
+        d_out = torch.randn(out.shape, generator=g, dtype=torch.float64)
+        want = torch.autograd.grad(ref, (q, kk, v), d_out)
+        for t in (q, kk, v):
+            t.grad = None
+        out.backward(d_out)
+        for t, w in zip((q, kk, v), want):
+            assert (t.grad - w).abs().max() < 1e-12
+
+
+def test_memory_efficient_attention_saves_linear_bytes_and_the_checkpoint_is_why():
+    counts = {}
+    for N in (128, 256, 512):
+        q, k, v = (torch.randn(1, 2, N, 16, requires_grad=True) for _ in range(3))
+        counts["me", N] = saved_bytes(memory_efficient_attention_pt, q, k, v)[0]
+        counts["plain", N] = saved_bytes(memory_efficient_attention_pt, q, k, v,
+                                         checkpointed=False)[0]
+        with torch.no_grad():                              # nothing is saved without grad
+            assert saved_bytes(memory_efficient_attention_pt, q, k, v)[0] == 0
+    assert counts["me", 512] == 2 * counts["me", 256] == 4 * counts["me", 128]
+    assert counts["me", 128] >= 3 * 4 * 2 * 128 * 16          # at least q, k, v
+    assert counts["plain", 512] > 3.5 * counts["plain", 256]   # without it: N^2 saved

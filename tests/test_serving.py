@@ -7,6 +7,10 @@ hand, and the int8 cache: NumPy against PyTorch (exact codes), the round-trip bo
 grouping, the bytes it stores and cached decoding through it. Going further: the sink cache
 against an explicit sinks-plus-window mask, and greedy speculative decoding against plain
 greedy decoding (identical tokens, for any draft and k), with the experiment's quick run.
+Batching: the static and continuous schedulers on a hand-worked trace, the pool's invariants
+(never over budget, every block freed, under a block of waste per request) on random traces,
+preemption when blocks run out, copy-on-write and reference counts, and decoding through a
+shared prefix bit for bit equal to a contiguous cache.
 """
 import math
 
@@ -397,3 +401,111 @@ def test_ch12_experiment_quick_and_stored(tmp_path):
     assert not stored["quick"] and [r["seed"] for r in stored["runs"]] == [0, 1, 2]
     assert all(row["identical"] for r in stored["runs"] for row in r["speculative"]["rows"])
 
+
+
+# ---------------------------------------------------------------- batching and prefix caching
+from attnlab.serving import (PagedKVCache, SharedBlockPool, request_trace, serving_metrics,
+                             simulate_continuous, simulate_static)
+
+
+def test_request_trace_is_seeded_and_in_range():
+    a, b = request_trace(50, seed=3), request_trace(50, seed=3)
+    assert a == b and a != request_trace(50, seed=4)
+    assert all(isinstance(x, int) for r in a for x in r)
+    arrival = [r[0] for r in a]
+    assert arrival == sorted(arrival) and all(0 <= g <= 8 for g in np.diff([0] + arrival))
+    assert all(8 <= p <= 128 and 1 <= o <= 256 for _, p, o in a)
+
+
+HAND_TRACE = [(0, 3, 2), (0, 2, 5), (1, 4, 1)]           # (arrival, prompt, output)
+
+
+def test_continuous_batching_on_a_hand_worked_trace():
+    # 4 blocks of 4 slots. Step 0: requests 0 and 1 join (1 block each). Step 1: request 2
+    # arrives but waits (the watermark keeps a block per running request); request 0 ends.
+    # Step 2: request 2 joins, prefills and ends. Step 3: request 1 takes its second block.
+    run = simulate_continuous(HAND_TRACE, n_blocks=4, block_size=4)
+    assert run["finish"] == [1, 4, 2] and run["preempted"] == 0
+    assert run["live"].tolist() == [5, 7, 8, 5, 6]          # P + made - 1 per running request
+    assert run["held"].tolist() == [8, 8, 8, 8, 8]
+    assert run["batch"].tolist() == [2, 2, 2, 1, 1]
+    m = serving_metrics(HAND_TRACE, run, 16)
+    assert m["throughput"] == 8 / 5 and m["max_latency"] == 5
+    assert m["mean_latency"] == (2 + 5 + 2) / 3
+
+
+def test_static_batching_on_a_hand_worked_trace():
+    # max_len = 7 slots each, so B = 16 // 7 = 2; request 2 waits for the whole first batch.
+    run = simulate_static(HAND_TRACE, n_blocks=4, block_size=4)
+    assert run["B"] == 2 and run["finish"] == [1, 4, 5]
+    assert run["live"].tolist() == [5, 7, 4, 5, 6, 4]
+    assert run["held"].tolist() == [14] * 5 + [7]
+    m = serving_metrics(HAND_TRACE, run, 16)
+    assert m["throughput"] == 8 / 6 and m["mean_latency"] == (2 + 5 + 5) / 3
+
+
+@pytest.mark.parametrize("seed,n_blocks", [(0, 24), (1, 40), (2, 64), (3, 200)])
+def test_scheduler_invariants_on_random_traces(seed, n_blocks):
+    trace = request_trace(40, seed=seed, mean_gap=2, prompt=(1, 60), output=(1, 90))
+    budget = n_blocks * 16
+    cont = simulate_continuous(trace, n_blocks)      # asserts the pool's invariants per step
+    static = simulate_static(trace, n_blocks, max_len=150)
+    for run in (cont, static):
+        assert None not in run["finish"]
+        assert (run["live"] <= run["held"]).all() and (run["held"] <= budget).all()
+        for (a, _, o), f in zip(trace, run["finish"]):
+            assert f - a + 1 >= o                    # one token per step at most
+    # paging: at most one partly filled block per running request
+    assert ((cont["held"] - cont["live"]) < 16 * np.maximum(cont["batch"], 1)).all()
+    assert sum(o for _, _, o in trace) == len(cont["live"]) * serving_metrics(
+        trace, cont, budget)["throughput"]
+
+
+def test_continuous_batching_preempts_when_blocks_run_out_and_still_finishes():
+    trace = [(0, 4, 12), (0, 4, 12), (0, 4, 12)]      # 3 x 4 blocks of 4 at the end; 9 exist
+    run = simulate_continuous(trace, n_blocks=9, block_size=4)
+    assert run["preempted"] > 0 and None not in run["finish"]
+    assert max(run["held"]) <= 9 * 4
+
+
+def test_shared_block_pool_copy_on_write_and_release():
+    g = torch.Generator().manual_seed(0)
+    pool = SharedBlockPool(8, Hkv=2, D=3, block_size=4, dtype=torch.float64)
+    k, v = torch.randn(2, 6, 3, generator=g), torch.randn(2, 6, 3, generator=g)
+    pool.append("p", k, v)                            # blocks: 4 full + 2 in the second
+    pool.fork("p", "a")
+    pool.fork("p", "b")
+    assert pool.blocks_in_use() == 2 and pool.refs[pool.tables["p"][0]] == 3
+    ka, va = torch.randn(2, 3, 3, generator=g), torch.randn(2, 3, 3, generator=g)
+    pool.append("a", ka, va)                          # copies the shared partial block first
+    assert pool.copies == 1 and pool.tables["a"][0] == pool.tables["p"][0]
+    assert pool.tables["a"][1] != pool.tables["p"][1]
+    assert torch.equal(pool.gather("a")[0], torch.cat([k, ka], 1))
+    assert torch.equal(pool.gather("p")[0], k) and torch.equal(pool.gather("b")[1], v)
+    pool.release("p")                                 # the parent may leave first
+    assert torch.equal(pool.gather("b")[0], k) and pool.blocks_in_use() == 4
+    pool.release("a")
+    pool.release("b")
+    assert pool.blocks_in_use() == 0 and sorted(pool.free) == list(range(8))
+    assert all(r == 0 for r in pool.refs)
+
+
+@pytest.mark.parametrize("Hkv", [None, 2])
+def test_paged_cache_with_a_shared_prefix_equals_the_contiguous_cache(Hkv):
+    model = make_lm(Hkv)
+    Hkv_, D = model.config["Hkv"] or H, E // H
+    prefix, asks = prompt_of(3, B=1, P=7), [prompt_of(s, B=1, P=p) for s, p in ((4, 2), (5, 5))]
+    pools = [SharedBlockPool(16, Hkv_, D, block_size=4, dtype=torch.float64)
+             for _ in range(LAYERS)]
+    with torch.no_grad():
+        model(prefix, cache=PagedKVCache(pools, "prefix"))
+        for r, ask in enumerate(asks):
+            for pool in pools:
+                pool.fork("prefix", r)
+            want_cache = KVCache(LAYERS)
+            model(prefix, cache=want_cache)
+            want = generate_cached(model, ask, 6, want_cache)
+            got = generate_cached(model, ask, 6, PagedKVCache(pools, r))
+            assert torch.equal(got[0], want[0]) and torch.equal(got[1], want[1])
+    assert pools[0].copies == len(asks)                  # 7 = 4 + 3: the partial block copied
+    assert pools[0].blocks_in_use() == 2 + sum(-(-(7 + a.shape[1] + 5) // 4) - 1 for a in asks)

@@ -418,6 +418,92 @@ def expected_tokens_per_pass(alpha, k):
 def expected_tokens_per_pass(alpha, k):
     return float(1 + k * alpha ** k)
 '''),
+    (6, "shares the parent's whole table (fork) and only sets the length", """
+def fork_prefix(pool, parent, child, n):
+    pool.fork(parent, child)
+    pool.lengths[child] = n
+"""),
+    (6, "copies every block of the prefix: nothing shared", """
+def fork_prefix(pool, parent, child, n):
+    bs = pool.block_size
+    table = []
+    for old in pool.tables[parent][:-(-n // bs)]:
+        new = pool._take()
+        pool.k[new], pool.v[new] = pool.k[old], pool.v[old]
+        table.append(new)
+    pool.tables[child], pool.lengths[child] = table, n
+"""),
+    (6, "shares the blocks but never raises their counts", """
+def fork_prefix(pool, parent, child, n):
+    pool.tables[child] = pool.tables[parent][:-(-n // pool.block_size)]
+    pool.lengths[child] = n
+"""),
+    (6, "the partly filled block left out: only the whole blocks listed", """
+def fork_prefix(pool, parent, child, n):
+    table = pool.tables[parent][:n // pool.block_size]
+    for blk in table:
+        pool.refs[blk] += 1
+    pool.tables[child], pool.lengths[child] = table, n
+"""),
+    (6, "the copy taken with free.pop(): its count stays 0", """
+def fork_prefix(pool, parent, child, n):
+    bs = pool.block_size
+    table = pool.tables[parent][:n // bs]
+    for blk in table:
+        pool.refs[blk] += 1
+    if n % bs:
+        old, new = pool.tables[parent][n // bs], pool.free.pop()
+        pool.k[new], pool.v[new] = pool.k[old], pool.v[old]
+        table.append(new)
+    pool.tables[child], pool.lengths[child] = table, n
+"""),
+    (6, "copies the partly filled block and also raises its count", """
+def fork_prefix(pool, parent, child, n):
+    bs = pool.block_size
+    table = pool.tables[parent][:n // bs]
+    for blk in pool.tables[parent][:-(-n // bs)]:
+        pool.refs[blk] += 1
+    if n % bs:
+        old, new = pool.tables[parent][n // bs], pool._take()
+        pool.k[new], pool.v[new] = pool.k[old], pool.v[old]
+        table.append(new)
+    pool.tables[child], pool.lengths[child] = table, n
+"""),
+    (6, "the child's table is the parent's own list, not a copy", """
+def fork_prefix(pool, parent, child, n):
+    table = pool.tables[parent]
+    for blk in table:
+        pool.refs[blk] += 1
+    pool.tables[child], pool.lengths[child] = table, n
+"""),
+    (6, "n // bs + 1 blocks: one too many when n is a multiple of the block size", """
+def fork_prefix(pool, parent, child, n):
+    table = pool.tables[parent][:n // pool.block_size + 1]
+    for blk in table:
+        pool.refs[blk] += 1
+    pool.tables[child], pool.lengths[child] = table, n
+"""),
+    (6, "copies the partly filled block into a block the parent still holds", """
+def fork_prefix(pool, parent, child, n):
+    bs = pool.block_size
+    table = pool.tables[parent][:n // bs]
+    for blk in table:
+        pool.refs[blk] += 1
+    if n % bs:
+        table.append(pool.tables[parent][-1])
+        pool.refs[table[-1]] += 1
+    pool.tables[child], pool.lengths[child] = table, n
+"""),
+    (6, "takes a fresh block for the partly filled one but copies nothing into it", """
+def fork_prefix(pool, parent, child, n):
+    bs = pool.block_size
+    table = pool.tables[parent][:n // bs]
+    for blk in table:
+        pool.refs[blk] += 1
+    if n % bs:
+        table.append(pool._take())
+    pool.tables[child], pool.lengths[child] = table, n
+"""),
 ]
 
 RIGHT = [
@@ -528,4 +614,38 @@ import numpy as np
 def expected_tokens_per_pass(alpha, k):
     return float(np.sum(np.power(float(alpha), np.arange(k + 1))))
 '''),
+    (6, "shares the partly filled block too, and lets copy-on-write copy it", """
+def fork_prefix(pool, parent, child, n):
+    table = pool.tables[parent][:-(-n // pool.block_size)]
+    for blk in table:
+        pool.refs[blk] += 1
+    pool.tables[child], pool.lengths[child] = table, n
+"""),
+    (6, "fork, then drop the blocks beyond the prefix", """
+import math
+
+def fork_prefix(pool, parent, child, n):
+    pool.fork(parent, child)
+    keep = math.ceil(n / pool.block_size)
+    for blk in pool.tables[child][keep:]:
+        pool.refs[blk] -= 1
+    del pool.tables[child][keep:]
+    pool.lengths[child] = n
+"""),
+    (6, "copies the partial block slot by slot, only the prefix's slots", """
+def fork_prefix(pool, parent, child, n):
+    bs, table = pool.block_size, []
+    for i, blk in enumerate(pool.tables[parent][:-(-n // bs)]):
+        if (i + 1) * bs <= n:
+            pool.refs[blk] += 1
+            table.append(blk)
+        else:
+            new = pool._take()
+            for s in range(n - i * bs):
+                pool.k[new, :, s] = pool.k[blk, :, s]
+                pool.v[new, :, s] = pool.v[blk, :, s]
+            table.append(new)
+    pool.tables[child] = table
+    pool.lengths[child] = n
+"""),
 ]
