@@ -504,6 +504,26 @@ def fork_prefix(pool, parent, child, n):
         table.append(pool._take())
     pool.tables[child], pool.lengths[child] = table, n
 """),
+    (6, "the block size hardcoded to 4, the size the check's messages name", """
+def fork_prefix(pool, parent, child, n):
+    table = pool.tables[parent][:-(-n // 4)]
+    for blk in table:
+        pool.refs[blk] += 1
+    pool.tables[child], pool.lengths[child] = table, n
+"""),
+    (6, "fork, then cut the table to the prefix but keep the dropped blocks' counts", """
+def fork_prefix(pool, parent, child, n):
+    pool.fork(parent, child)
+    del pool.tables[child][-(-n // pool.block_size):]
+    pool.lengths[child] = n
+"""),
+    (6, "round(n / bs) blocks instead of ceil: the partly filled block lost below half", """
+def fork_prefix(pool, parent, child, n):
+    table = pool.tables[parent][:round(n / pool.block_size)]
+    for blk in table:
+        pool.refs[blk] += 1
+    pool.tables[child], pool.lengths[child] = table, n
+"""),
 ]
 
 RIGHT = [
@@ -647,5 +667,16 @@ def fork_prefix(pool, parent, child, n):
             table.append(new)
     pool.tables[child] = table
     pool.lengths[child] = n
+"""),
+    (6, "shares the whole blocks, then writes the tail's tokens with the pool's own append", """
+def fork_prefix(pool, parent, child, n):
+    full = n // pool.block_size * pool.block_size
+    table = list(pool.tables[parent][:full // pool.block_size])
+    for blk in table:
+        pool.refs[blk] += 1
+    pool.tables[child], pool.lengths[child] = table, full
+    if n > full:
+        k, v = pool.gather(parent)
+        pool.append(child, k[:, full:n], v[:, full:n])
 """),
 ]
