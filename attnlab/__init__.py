@@ -17,6 +17,8 @@ Each module holds the reusable cells of one chapter notebook:
     attnlab.serving                  from notebooks/12_serving.ipynb
     attnlab.flash_attention          from notebooks/13_flash_attention.ipynb
     attnlab.subquadratic_attention   from notebooks/14_subquadratic_attention.ipynb
+    attnlab.beyond_text              from notebooks/15_beyond_text.ipynb
+    attnlab.bug_zoo                  from notebooks/16_bug_zoo.ipynb
 
 Do not edit: change the notebook, then run `make export`.
 """
