@@ -176,6 +176,13 @@ def _interleaved_share(g, l, T, W):
     return sum(per) / ((g + l) * _meta_bytes(2, 8, T, 128, dtype=torch.float16))
 
 
+def _patch_grid(height, width, P):
+    """Patches a stride-P, P x P convolution produces on a (height, width) image."""
+    conv = torch.nn.Conv2d(3, 8, P, stride=P, device="meta")
+    out = conv(torch.empty(1, 3, height, width, device="meta"))
+    return out.shape[-2] * out.shape[-1]
+
+
 # id -> the same quantity computed another way (sizes as on the page)
 INDEPENDENT = {
     "params-mha-gpt2": lambda s: _mha_params(s["E"], 12, bias=True),
@@ -234,6 +241,16 @@ INDEPENDENT = {
         > _meta_bytes(s["D"], s["D"], dtype=torch.float16) + _meta_bytes(s["D"], dtype=torch.float16)),
     "mistral-reach": lambda s: _window_reach(s["layers"], s["W"]),
     "gemma2-kv-1to1": lambda s: _interleaved_share(s["g"], s["l"], s["T"], s["W"]),
+    # the patch embedding's output grid, counted by PyTorch, plus the class token
+    "vit-tokens": lambda s: _patch_grid(s["Hpx"], s["Wpx"], s["P"]) + 1,
+    "vit-tokens-384": lambda s: _patch_grid(s["Hpx"], s["Wpx"], s["P"]) + 1,
+    "params-patch-embed": lambda s: sum(p.numel() for p in torch.nn.Conv2d(
+        s["C"], s["E"], s["P"], stride=s["P"], device="meta").parameters()),
+    "spatial-scores": lambda s: torch.empty(s["Hpx"] * s["Wpx"], s["Hpx"] * s["Wpx"],
+                                            device="meta").numel(),
+    "params-se": lambda s: sum(p.numel() for p in torch.nn.Sequential(
+        torch.nn.Linear(s["C"], s["C"] // s["r"]), torch.nn.ReLU(),
+        torch.nn.Linear(s["C"] // s["r"], s["C"])).parameters()),
 }
 # a sample, and float16's grid (spacing 2**-6 near 22, 2**-4 near 76): relative tolerances
 TOLERANCE = {"std-qk": 0.02, "f16-safe": 1e-3, "f16-safe-qfirst": 1e-3}
