@@ -133,64 +133,6 @@ def flash_attention_np(q, k, v, allowed=None, causal=False, align="top-left",
     return out, lse
 
 
-def _sum_to(x, shape):
-    """Sum a gradient over the batch dims that were broadcast, back to `shape`."""
-    while x.ndim > len(shape):
-        x = x.sum(axis=0)
-    axes = tuple(i for i, n in enumerate(shape) if n == 1 and x.shape[i] != 1)
-    return x.sum(axis=axes, keepdims=True) if axes else x
-
-
-def flash_attention_backward_np(q, k, v, out, dout, lse, allowed=None, causal=False,
-                                align="top-left", block_q=64, block_k=64, scale=None):
-    """dq, dk, dv of flash_attention_np by recomputation (FlashAttention-2, Algorithm 2).
-
-    Needs only q, k, v, the output, its gradient dout and the saved lse (..., L); each tile
-    of weights is recomputed as exp(scores - lse) and dropped. Outer loop over key blocks.
-    """
-    q, k, v, out, dout, lse = (np.asarray(a, dtype=np.float64)
-                               for a in (q, k, v, out, dout, lse))
-    check_qkv_shapes(q, k, v)
-    _check_blocks(block_q, block_k)
-    L, S = q.shape[-2], k.shape[-2]
-    batch = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
-    if out.shape != batch + (L, v.shape[-1]) or dout.shape != out.shape:
-        raise ValueError(f"out and dout must have shape {batch + (L, v.shape[-1])}; "
-                         f"got {out.shape} and {dout.shape}")
-    if lse.shape != batch + (L,):
-        raise ValueError(f"lse must have shape {batch + (L,)}; got {lse.shape}")
-    if allowed is not None:
-        allowed = np.asarray(allowed)
-        check_mask(allowed, batch + (L, S))
-        allowed = np.broadcast_to(allowed, np.broadcast_shapes(allowed.shape, (L, S)))
-    offset = (0 if align == "top-left" else S - L) if causal else None
-    scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
-    delta = (dout * out).sum(axis=-1, keepdims=True)    # (..., L, 1): rowsum(dO * O)
-    seen = np.isfinite(lse)[..., None]                  # (..., L, 1): rows with a key
-    lse_safe = np.where(seen, lse[..., None], 0.0)
-    dq = np.zeros(batch + q.shape[-2:])
-    dk, dv = np.zeros(batch + k.shape[-2:]), np.zeros(batch + v.shape[-2:])
-    for j0 in range(0, S, block_k):                     # outer: a block of keys/values
-        j1 = min(j0 + block_k, S)
-        kj, vj = k[..., j0:j1, :], v[..., j0:j1, :]
-        for i0 in range(0, L, block_q):                 # inner: every query block
-            i1 = min(i0 + block_q, L)
-            if offset is not None and j0 > i1 - 1 + offset:
-                continue                                # tile above the diagonal: all zero
-            qi, doi = q[..., i0:i1, :], dout[..., i0:i1, :]
-            s = (qi @ kj.swapaxes(-2, -1)) * scale      # (Br, D) @ (D, Bc) -> (Br, Bc)
-            tile = _block_allowed(allowed, offset, i0, i1, j0, j1)
-            if tile is not None:
-                s = np.where(tile, s, -np.inf)
-            p = np.where(seen[..., i0:i1, :], np.exp(s - lse_safe[..., i0:i1, :]), 0.0)
-            dv[..., j0:j1, :] += p.swapaxes(-2, -1) @ doi        # (Bc, Br) @ (Br, Dv)
-            dp = doi @ vj.swapaxes(-2, -1)              # (Br, Dv) @ (Dv, Bc) -> (Br, Bc)
-            ds = p * (dp - delta[..., i0:i1, :])        # softmax backward, row by row
-            dq[..., i0:i1, :] += scale * (ds @ kj)      # (Br, Bc) @ (Bc, D) -> (Br, D)
-            dk[..., j0:j1, :] += scale * (ds.swapaxes(-2, -1) @ qi)  # (Bc, Br) @ (Br, D)
-    return _sum_to(dq, q.shape), _sum_to(dk, k.shape), _sum_to(dv, v.shape)
-
-
 import math
 
 import torch
@@ -503,6 +445,64 @@ def ring_attention_np(q, k, v, P, causal=False, counts=None):
     if counts is not None:
         counts["computed"], counts["skipped"] = computed, skipped
     return out, lse
+
+
+def _sum_to(x, shape):
+    """Sum a gradient over the batch dims that were broadcast, back to `shape`."""
+    while x.ndim > len(shape):
+        x = x.sum(axis=0)
+    axes = tuple(i for i, n in enumerate(shape) if n == 1 and x.shape[i] != 1)
+    return x.sum(axis=axes, keepdims=True) if axes else x
+
+
+def flash_attention_backward_np(q, k, v, out, dout, lse, allowed=None, causal=False,
+                                align="top-left", block_q=64, block_k=64, scale=None):
+    """dq, dk, dv of flash_attention_np by recomputation (FlashAttention-2, Algorithm 2).
+
+    Needs only q, k, v, the output, its gradient dout and the saved lse (..., L); each tile
+    of weights is recomputed as exp(scores - lse) and dropped. Outer loop over key blocks.
+    """
+    q, k, v, out, dout, lse = (np.asarray(a, dtype=np.float64)
+                               for a in (q, k, v, out, dout, lse))
+    check_qkv_shapes(q, k, v)
+    _check_blocks(block_q, block_k)
+    L, S = q.shape[-2], k.shape[-2]
+    batch = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
+    if out.shape != batch + (L, v.shape[-1]) or dout.shape != out.shape:
+        raise ValueError(f"out and dout must have shape {batch + (L, v.shape[-1])}; "
+                         f"got {out.shape} and {dout.shape}")
+    if lse.shape != batch + (L,):
+        raise ValueError(f"lse must have shape {batch + (L,)}; got {lse.shape}")
+    if allowed is not None:
+        allowed = np.asarray(allowed)
+        check_mask(allowed, batch + (L, S))
+        allowed = np.broadcast_to(allowed, np.broadcast_shapes(allowed.shape, (L, S)))
+    offset = (0 if align == "top-left" else S - L) if causal else None
+    scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
+    delta = (dout * out).sum(axis=-1, keepdims=True)    # (..., L, 1): rowsum(dO * O)
+    seen = np.isfinite(lse)[..., None]                  # (..., L, 1): rows with a key
+    lse_safe = np.where(seen, lse[..., None], 0.0)
+    dq = np.zeros(batch + q.shape[-2:])
+    dk, dv = np.zeros(batch + k.shape[-2:]), np.zeros(batch + v.shape[-2:])
+    for j0 in range(0, S, block_k):                     # outer: a block of keys/values
+        j1 = min(j0 + block_k, S)
+        kj, vj = k[..., j0:j1, :], v[..., j0:j1, :]
+        for i0 in range(0, L, block_q):                 # inner: every query block
+            i1 = min(i0 + block_q, L)
+            if offset is not None and j0 > i1 - 1 + offset:
+                continue                                # tile above the diagonal: all zero
+            qi, doi = q[..., i0:i1, :], dout[..., i0:i1, :]
+            s = (qi @ kj.swapaxes(-2, -1)) * scale      # (Br, D) @ (D, Bc) -> (Br, Bc)
+            tile = _block_allowed(allowed, offset, i0, i1, j0, j1)
+            if tile is not None:
+                s = np.where(tile, s, -np.inf)
+            p = np.where(seen[..., i0:i1, :], np.exp(s - lse_safe[..., i0:i1, :]), 0.0)
+            dv[..., j0:j1, :] += p.swapaxes(-2, -1) @ doi        # (Bc, Br) @ (Br, Dv)
+            dp = doi @ vj.swapaxes(-2, -1)              # (Br, Dv) @ (Dv, Bc) -> (Br, Bc)
+            ds = p * (dp - delta[..., i0:i1, :])        # softmax backward, row by row
+            dq[..., i0:i1, :] += scale * (ds @ kj)      # (Br, Bc) @ (Bc, D) -> (Br, D)
+            dk[..., j0:j1, :] += scale * (ds.swapaxes(-2, -1) @ qi)  # (Bc, Br) @ (Br, D)
+    return _sum_to(dq, q.shape), _sum_to(dk, k.shape), _sum_to(dv, v.shape)
 
 
 import torch

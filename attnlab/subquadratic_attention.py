@@ -231,7 +231,7 @@ def gaussian_directions_np(M, D, rng, orthogonal=True):
     orthogonal=True: rows come in blocks of D mutually orthogonal rows, each rescaled to the
     length of a fresh Gaussian vector (FAVOR+). The orthogonal blocks are Haar-distributed:
     QR of a Gaussian matrix, each column of Q multiplied by the sign of R's diagonal; without
-    that sign the directions are not isotropic and every kernel estimate is biased (section 9).
+    that sign the directions are not isotropic and every kernel estimate is biased (section 13).
     """
     if M < 1 or D < 1:
         raise ValueError(f"M and D must be positive; got M={M}, D={D}")
@@ -460,6 +460,20 @@ def linear_attention_chunkwise_np(q, k, v, chunk):
                               normalize=True)
 
 
+def interleaved_kv_bytes(T, n_layers, local_per_global, W, n_kv_heads, d_head, itemsize):
+    """KV-cache bytes after T tokens of a stack of local (window W) and global layers.
+
+    Layers come in groups of `local_per_global` window layers then one global layer (0: all
+    global); a partial last group holds window layers only. A window layer keeps min(T, W)
+    tokens (chapter 12's rolling buffer), a global one T; each token a key and a value.
+    """
+    group = local_per_global + 1
+    n_global = n_layers // group if local_per_global else n_layers
+    n_local = n_layers - n_global
+    per_token = 2 * n_kv_heads * d_head * itemsize
+    return per_token * (n_global * T + n_local * min(T, W))
+
+
 def gated_linear_attention_recurrent_np(q, k, v, log_gate):
     """Reference recurrence: S_t = exp(log_gate_t)[:, None] * S_{t-1} + k_t v_t^T, o_t = q_t S_t.
 
@@ -496,17 +510,3 @@ def decayed_attention_np(q, k, v, log_gamma):
     q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
     scores = q @ k.swapaxes(-2, -1)                  # (..., L, D) @ (..., D, L) -> (..., L, L)
     return (decay_mask_np(log_gamma) * scores) @ v, None   # (..., L, L) @ (..., L, Dv)
-
-
-def interleaved_kv_bytes(T, n_layers, local_per_global, W, n_kv_heads, d_head, itemsize):
-    """KV-cache bytes after T tokens of a stack of local (window W) and global layers.
-
-    Layers come in groups of `local_per_global` window layers then one global layer (0: all
-    global); a partial last group holds window layers only. A window layer keeps min(T, W)
-    tokens (chapter 12's rolling buffer), a global one T; each token a key and a value.
-    """
-    group = local_per_global + 1
-    n_global = n_layers // group if local_per_global else n_layers
-    n_local = n_layers - n_global
-    per_token = 2 * n_kv_heads * d_head * itemsize
-    return per_token * (n_global * T + n_local * min(T, W))

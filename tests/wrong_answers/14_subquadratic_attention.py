@@ -5,7 +5,7 @@ WRONG = [
 def window_pairs(L, W, causal=True):
     return L * W if causal else L * (2 * W - 1)
 '''),
-    (1, "W + 1 keys per row (i - W .. i, the inclusive reading): the off-by-one of section 14", '''
+    (1, "W + 1 keys per row (i - W .. i, the inclusive reading): the off-by-one of section 15", '''
 def window_pairs(L, W, causal=True):
     W = min(W + 1, L)
     one_sided = L * W - W * (W - 1) // 2
@@ -566,7 +566,7 @@ def decayed_chunkwise(q, k, v, log_gamma, C):
         state = np.exp(c[..., -1])[..., None, None] * state + (kc * to_end).swapaxes(-2, -1) @ vc
     return out
 '''),
-    (6, "the whole L x L decay mask at once (section 12's parallel form): right, not chunked", '''
+    (6, "the whole L x L decay mask at once (section 14's parallel form): right, not chunked", '''
 def decayed_chunkwise(q, k, v, log_gamma, C):
     c = np.cumsum(log_gamma, axis=-1)
     L = c.shape[-1]
