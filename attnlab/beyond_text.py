@@ -266,12 +266,12 @@ def mean_attention_distance(weights, Hp, Wp, P):
 
 
 import numpy as np
+
+from attnlab.scaled_dot_product import softmax_np
 import torch
 import torch.nn as nn
 
-
-def sigmoid_np(x):
-    return 1.0 / (1.0 + np.exp(-x))
+from attnlab.rnn_bottleneck import sigmoid_np          # chapter 1: no overflow for large |x|
 
 
 def se_np(x, W1, b1, W2, b2):
@@ -358,8 +358,7 @@ def channel_attention_np(x, pair_bias=None, gamma=None, content_scale=None):
     scores = scale * X @ X.transpose(0, 2, 1)             # (B, C, N) @ (B, N, C) -> (B, C, C)
     if pair_bias is not None:
         scores = scores + pair_bias
-    weights = np.exp(scores - scores.max(-1, keepdims=True))
-    weights /= weights.sum(-1, keepdims=True)
+    weights = softmax_np(scores, axis=-1)                 # chapter 4
     out = weights @ X                                     # (B, C, C) @ (B, C, N) -> (B, C, N)
     if gamma is not None:
         out = np.asarray(gamma)[:, None] * out
@@ -392,6 +391,8 @@ def gate_costs(C, H, W, r=16, k=7):
 
 import numpy as np
 
+from attnlab.scaled_dot_product import softmax_np
+
 from attnlab.masks import masked_sdpa_np
 
 
@@ -411,8 +412,7 @@ def row_attention_np(q, k, v, pair_bias=None):
     scores = q @ k.transpose(0, 2, 1) / np.sqrt(q.shape[-1])   # (R, Cc, D) @ (R, D, Cc)
     if pair_bias is not None:
         scores = scores + pair_bias                            # (R, Cc, Cc) + (Cc, Cc)
-    weights = np.exp(scores - scores.max(-1, keepdims=True))
-    weights /= weights.sum(-1, keepdims=True)
+    weights = softmax_np(scores, axis=-1)                 # chapter 4
     return weights @ v, weights                                # (R, Cc, Cc) @ (R, Cc, Dv)
 
 
