@@ -33,7 +33,8 @@ help:
 	@echo "make bench      speed and memory targets (ratios), benchmarks/bench_*.py; not part of test"
 	@echo "make experiments  re-run the long sweeps in experiments/ and rewrite their results"
 	@echo "make lab        open the notebooks in JupyterLab"
-	@echo "make slides     one reveal.js deck per chapter into _build/slides (works offline)"
+	@echo "make slides     one reveal.js deck per chapter into _build/html/slides (works offline;"
+	@echo "                builds the site first if it is missing, so every link leads somewhere)"
 	@echo "make refresh    re-run notebooks and solutions in fresh kernels and store outputs"
 	@echo "                (one notebook: make refresh NB=notebooks/04_scaled_dot_product.ipynb)"
 	@echo "make chapter NB=notebooks/NN_name.ipynb  refresh one chapter and run all its checks"
@@ -83,7 +84,10 @@ lab: $(STAMP)
 	$(BIN)/jupyter lab --ServerApp.root_dir=. --ServerApp.default_url=/lab/tree/notebooks \
 		$(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
+# The decks go where the published site has them (_build/html/slides/), so their links to the
+# chapters' pages work from the folder a lecturer opens; the site is built first if missing.
 slides: $(STAMP)
+	@test -f _build/html/index.html || $(MAKE) book
 	$(PY) tools/make_slides.py
 
 refresh: $(STAMP)

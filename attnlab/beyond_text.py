@@ -176,20 +176,20 @@ from attnlab.self_and_cross_attention import CrossAttention
 class TinyViT(nn.Module):
     """A Vision Transformer in miniature (Dosovitskiy et al. 2021): patch embedding, a class
     token, fixed 2-D sinusoidal positions (pos_2d_sincos_np; the class token gets none),
-    `depth` pre-LN encoder blocks of chapter 9, a final LayerNorm and a linear head on the
-    class token. forward(images (B, C, H, W)) -> logits (B, n_classes), list of the
+    `depth` pre-LN encoder blocks of chapter 9 with a GELU feed-forward layer (ViT's choice),
+    a final LayerNorm and a linear head on the class token. forward(images (B, C, H, W)) -> logits (B, n_classes), list of the
     blocks' attention weights, each (B, H, 1 + N, 1 + N), token 0 the class token."""
 
     def __init__(self, image_hw=(16, 16), P=4, C=3, E=32, H=2, depth=2, F_hidden=64,
-                 n_classes=2):
+                 n_classes=2, activation="gelu"):
         super().__init__()
         Hp, Wp = image_hw[0] // P, image_hw[1] // P
         self.patch = PatchEmbed(C, E, P)
         self.cls = nn.Parameter(torch.zeros(1, 1, E))
         pos = torch.tensor(pos_2d_sincos_np(Hp, Wp, E), dtype=torch.float32)
         self.register_buffer("pos", torch.cat([torch.zeros(1, E), pos])[None])  # (1, 1+N, E)
-        self.blocks = nn.ModuleList(EncoderBlock(E, H, F_hidden, norm_first=True)
-                                    for _ in range(depth))
+        self.blocks = nn.ModuleList(EncoderBlock(E, H, F_hidden, activation=activation,
+                                                 norm_first=True) for _ in range(depth))
         self.norm = LayerNorm(E)
         self.head = nn.Linear(E, n_classes)
 
@@ -263,6 +263,51 @@ def mean_attention_distance(weights, Hp, Wp, P):
     c = patch_centres(Hp, Wp, P)
     dist = np.sqrt(((c[:, None] - c[None]) ** 2).sum(-1))         # (N, N) pixels
     return (w * dist).sum(-1).mean(axis=(0, 2))                   # (B, H, N) -> (H,)
+
+
+import numpy as np
+
+
+def vit_flops(H, W, P, C=3, E=32, heads=2, depth=2, F_hidden=64, n_classes=2):
+    """Forward FLOPs of one image through TinyViT, counting what torch's FlopCounterMode
+    counts: matmuls and convolutions, a multiply-add = 2 (softmax, norms, GELU left out).
+    The heads split E, so the scores cost L^2 E in all, whatever `heads` is."""
+    N = (H // P) * (W // P)
+    L = N + 1                                           # patches + class token
+    block = (4 * 2 * L * E * E                          # Q, K, V and output projections
+             + 2 * 2 * L * L * E                        # Q K^T and weights @ V, all heads
+             + 2 * 2 * L * E * F_hidden)                # the two FFN layers
+    return 2 * N * C * P * P * E + depth * block + 2 * E * n_classes
+
+
+def cnn_flops(H, W, C=3, widths=(16, 32, 40), n_classes=2):
+    """Forward FLOPs of one image through SmallCNN, same counting: three 3x3 convolutions
+    (padding 1) at H x W, H/2 x W/2 and H/4 x W/4, then the linear head."""
+    c1, c2, c3 = widths
+    convs = 2 * 9 * (H * W * C * c1 + (H // 2) * (W // 2) * c1 * c2
+                     + (H // 4) * (W // 4) * c2 * c3)
+    return convs + 2 * c3 * (H // 4) * (W // 4) * n_classes
+
+
+def attention_entropy(weights):
+    """Mean entropy (nats) of the patch queries' attention over the patch keys, per head,
+    the class token left out and the weights renormalised over the patches, as in
+    mean_attention_distance. weights (B, H, 1 + N, 1 + N) -> (H,); uniform attention gives
+    log N, attention to one patch 0."""
+    w = np.asarray(weights, dtype=np.float64)[:, :, 1:, 1:]      # (B, H, N, N)
+    w = w / w.sum(-1, keepdims=True)
+    ent = -(w * np.log(np.where(w > 0, w, 1.0))).sum(-1)          # (B, H, N)
+    return ent.mean(axis=(0, 2))
+
+
+def errors_by_gap(predicted, labels, corners, size=16):
+    """Errors and images per column gap |col(red) - col(blue)| (1 .. size - 3): the test set
+    cut by how far apart the two squares are. Returns (errors, counts), index = gap - 1."""
+    gap = np.abs(corners[:, 0, 1] - corners[:, 1, 1])             # (n,) in 1 .. size - 3
+    wrong = np.asarray(predicted) != np.asarray(labels)
+    counts = np.bincount(gap - 1, minlength=size - 3)
+    errors = np.bincount(gap - 1, weights=wrong, minlength=size - 3).astype(np.int64)
+    return errors, counts
 
 
 import numpy as np
@@ -434,3 +479,21 @@ def gat_layer_np(h, adjacency, W, a, negative_slope=0.2):
     allowed = np.asarray(adjacency, dtype=bool) | np.eye(len(Wh), dtype=bool)
     weights = masked_softmax_np(e, allowed)               # zero off the graph
     return weights @ Wh, weights                          # (n, n) @ (n, F') -> (n, F')
+
+
+import numpy as np
+
+from attnlab.masks import masked_softmax_np
+
+
+def gatv2_layer_np(h, adjacency, W_l, W_r, a, negative_slope=0.2):
+    """One head of GATv2 (Brody et al. 2022), NumPy float64: e_ij = a . LeakyReLU(h_i W_l +
+    h_j W_r), softmax over j in the neighbours of i and i itself; the value is h_j W_r.
+    h (n, F), adjacency (n, n) bool, W_l, W_r (F, F'), a (F',). Returns (out, weights)."""
+    h = np.asarray(h, dtype=np.float64)
+    left, right = h @ W_l, h @ W_r                               # (n, F'), (n, F')
+    z = left[:, None, :] + right[None, :, :]                     # (n, 1, F') + (1, n, F')
+    e = np.where(z > 0, z, negative_slope * z) @ a               # (n, n, F') @ (F',) -> (n, n)
+    allowed = np.asarray(adjacency, dtype=bool) | np.eye(len(h), dtype=bool)
+    weights = masked_softmax_np(e, allowed)
+    return weights @ right, weights                              # (n, n) @ (n, F') -> (n, F')

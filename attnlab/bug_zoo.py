@@ -9,10 +9,34 @@ from attnlab.masks import causal_mask_np, masked_sdpa_np, padding_mask_np
 from attnlab.positional_encoding import rope_rotate_half_np
 from attnlab.toolkit import max_abs_diff, to_numpy
 
+TOLERANCE = {torch.float64: 1e-12, torch.float32: 1e-5, torch.bfloat16: 5e-2,
+             torch.float16: 1e-2}
 
-def _t(a):
+
+def tolerance(dtype):
+    """The detectors' tolerance in a dtype: about 5,000 ulps of float64, 100 of float32,
+    10 of float16 and 6 of bfloat16, room for sums over a few keys and nothing more."""
+    return TOLERANCE[dtype]
+
+
+def _t(a, dtype=None):
     """A float64 NumPy array (or bool mask) as a tensor: the zoo's functions take tensors."""
-    return torch.from_numpy(np.ascontiguousarray(a))
+    t = torch.from_numpy(np.ascontiguousarray(a))
+    return t if dtype is None or t.dtype == torch.bool else t.to(dtype)
+
+
+def _out(result):
+    """An attention function's output: out alone, or the first element of (out, weights)."""
+    return result[0] if isinstance(result, (tuple, list)) else result
+
+
+def weights_from_output(attn, q, k, allowed=None):
+    """The weights (B, H, L, S) read from the output alone: with one-hot values (v_j = e_j,
+    so Dv = S) output row i is sum_j A_ij e_j = A_i. Works for any function that returns
+    out or (out, weights), SDPA and transformers' attention functions included."""
+    S = k.shape[-2]
+    eye = torch.eye(S, dtype=q.dtype).expand(*k.shape[:-1], S).contiguous()   # (B, H, S, S)
+    return _out(attn(q, k, eye, allowed))
 
 
 def _qkv(rng, B, H, L, S, D, Dv):
@@ -20,19 +44,21 @@ def _qkv(rng, B, H, L, S, D, Dv):
             rng.normal(size=(B, H, S, Dv)))
 
 
-def rows_sum_to_one(attn, B=3, H=2, L=5, S=7, D=4, Dv=6, seed=0):
+def rows_sum_to_one(attn, B=3, H=2, L=5, S=7, D=4, dtype=torch.float64, seed=0):
     """Weights are >= 0, each row with an allowed key sums to 1, blocked weights are exactly 0.
-    attn(q, k, v, allowed) -> (out, weights), tensors; allowed (B, 1, 1, S), True = may attend."""
+    attn(q, k, v, allowed) -> out or (out, weights); allowed (B, 1, 1, S), True = may attend.
+    The weights are read from the output (one-hot values), in dtype, at its tolerance."""
     rng = np.random.default_rng(seed)
-    q, k, v = _qkv(rng, B, H, L, S, D, Dv)
+    q, k, _ = _qkv(rng, B, H, L, S, D, 1)
     allowed = padding_mask_np(np.linspace(S, 1, B).astype(int), S)   # (B, 1, 1, S)
-    w = to_numpy(attn(_t(q), _t(k), _t(v), _t(allowed))[1])          # (B, H, L, S)
+    w = to_numpy(weights_from_output(attn, _t(q, dtype), _t(k, dtype), _t(allowed)))
+    w = w.astype(np.float64)                                          # (B, H, L, S)
     blocked = np.broadcast_to(~allowed, w.shape)
     return bool((w >= 0).all() and (w[blocked] == 0).all()
-                and np.abs(w.sum(-1) - 1).max() <= 1e-12)
+                and np.abs(w.sum(-1) - 1).max() <= tolerance(dtype))
 
 
-def padding_invariant(attn, B=3, H=2, L=5, S=7, D=4, Dv=6, seed=1):
+def padding_invariant(attn, B=3, H=2, L=5, S=7, D=4, Dv=6, dtype=torch.float64, seed=1):
     """Changing the padded keys and values (scaled by 100) changes no output at all."""
     rng = np.random.default_rng(seed)
     q, k, v = _qkv(rng, B, H, L, S, D, Dv)
@@ -40,49 +66,86 @@ def padding_invariant(attn, B=3, H=2, L=5, S=7, D=4, Dv=6, seed=1):
     pad = ~allowed[:, :, 0, :, None]                                  # (B, 1, S, 1)
     k2 = np.where(pad, 100 * rng.normal(size=k.shape), k)
     v2 = np.where(pad, 100 * rng.normal(size=v.shape), v)
-    out1 = attn(_t(q), _t(k), _t(v), _t(allowed))[0]
-    out2 = attn(_t(q), _t(k2), _t(v2), _t(allowed))[0]
-    return max_abs_diff(out1, out2) <= 1e-12
+    out1 = _out(attn(_t(q, dtype), _t(k, dtype), _t(v, dtype), _t(allowed)))
+    out2 = _out(attn(_t(q, dtype), _t(k2, dtype), _t(v2, dtype), _t(allowed)))
+    return max_abs_diff(out1, out2) <= tolerance(dtype)
 
 
-def causal_no_leak(attn, B=2, H=2, L=6, D=4, Dv=3, seed=2):
-    """Under a causal mask (L = S), changing q, k, v at positions >= t moves no output < t."""
+def _future_leaks(call, B, H, L, D, Dv, dtype, seed):
+    """True if changing q, k, v at positions >= t moves an output before t, for some t."""
     rng = np.random.default_rng(seed)
     q, k, v = _qkv(rng, B, H, L, L, D, Dv)
-    allowed = causal_mask_np(L)                                       # (L, L)
-    out = to_numpy(attn(_t(q), _t(k), _t(v), _t(allowed))[0])
+    out = to_numpy(_out(call(*(_t(a, dtype) for a in (q, k, v)))))
     for t in range(1, L):
         q2, k2, v2 = (a.copy() for a in (q, k, v))
         for a in (q2, k2, v2):
             a[..., t:, :] = rng.normal(size=a[..., t:, :].shape)      # a new future
-        out2 = to_numpy(attn(_t(q2), _t(k2), _t(v2), _t(allowed))[0])
-        if max_abs_diff(out[..., :t, :], out2[..., :t, :]) > 1e-12:
-            return False
-    return True
+        out2 = to_numpy(_out(call(*(_t(a, dtype) for a in (q2, k2, v2)))))
+        if max_abs_diff(out[..., :t, :], out2[..., :t, :]) > tolerance(dtype):
+            return True
+    return False
 
 
-def scores_unit_scale(attn, D=64, B=4, H=2, L=16, S=16, seed=3):
-    """For unit-variance q and k the scaled scores have std ~1. They are read back from the
-    weights: log A_ij = s_ij - logsumexp_j s_ij, so log A centred over keys = s centred."""
+def causal_no_leak(attn, B=2, H=2, L=6, D=4, Dv=3, dtype=torch.float64, seed=2):
+    """Under a causal mask (L = S), changing q, k, v at positions >= t moves no output < t."""
+    allowed = _t(causal_mask_np(L))                                   # (L, L)
+    return not _future_leaks(lambda q, k, v: attn(q, k, v, allowed), B, H, L, D, Dv, dtype, seed)
+
+
+def decoder_no_leak(attn, B=2, H=2, L=6, D=4, Dv=3, dtype=torch.float64, seed=2):
+    """The same for a decoder's attention attn(q, k, v), which must apply its own causal mask."""
+    return not _future_leaks(attn, B, H, L, D, Dv, dtype, seed)
+
+
+def score_scale_matches(attn, scale=None, D=64, B=4, H=2, L=16, S=16, seed=3):
+    """A convention check: the scores are q.k times `scale` (None: 1/sqrt(D), the paper's;
+    T5 uses 1, muP 1/D). For unit-variance q and k, std(q.k) = sqrt(D); the scores are read
+    back from the weights: log A_ij = s_ij - logsumexp_j s_ij, so log A centred over keys
+    is s centred. Passes when the measured std is within 15% of scale * sqrt(D)."""
     rng = np.random.default_rng(seed)
-    q, k, v = _qkv(rng, B, H, L, S, D, D)
-    w = to_numpy(attn(_t(q), _t(k), _t(v), None)[1])
+    q, k, _ = _qkv(rng, B, H, L, S, D, 1)
+    w = to_numpy(weights_from_output(attn, _t(q), _t(k))).astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         log_w = np.log(w)
         centred = log_w - log_w.mean(-1, keepdims=True)
         std = centred.std() * np.sqrt(S / (S - 1))    # centring over S keys removes 1/S of it
-    return bool(np.isfinite(std) and 0.85 < std < 1.15)
+    want = (1 / np.sqrt(D) if scale is None else scale) * np.sqrt(D)
+    return bool(np.isfinite(std) and 0.85 < std / want < 1.15)
 
 
-def fully_masked_rows_zero(attn, dtype=torch.float16, B=3, H=2, L=4, S=5, D=8, seed=4):
-    """In the deployment dtype: no NaN anywhere, and a query with no allowed key (an empty
-    sequence) gets exactly zero weights and a zero output."""
+def scores_unit_scale(attn, D=64, **kwargs):
+    """The convention check for 1/sqrt(D): the scaled scores of unit-variance q, k have std ~1."""
+    return score_scale_matches(attn, None, D=D, **kwargs)
+
+
+def empty_rows_follow(attn, convention="zero", dtype=torch.float16, B=3, H=2, L=4, S=5, D=8,
+                      seed=4):
+    """A convention check, in the deployment dtype: rows with an allowed key are finite, and a
+    query with no allowed key (an empty sequence) gets what `convention` says: "zero" weights
+    (the book, SDPA), "nan" (nn.MultiheadAttention's training path) or "uniform" 1/S over
+    every key, padding included (transformers' eager path, a finite fill). Weights are read
+    from the output (one-hot values)."""
     rng = np.random.default_rng(seed)
-    q, k, v = _qkv(rng, B, H, L, S, D, D)
+    q, k, _ = _qkv(rng, B, H, L, S, D, 1)
     allowed = padding_mask_np(np.array([S, 2, 0])[:B], S)             # sequence 2 is empty
-    out, w = attn(*(_t(a).to(dtype) for a in (q, k, v)), _t(allowed))
-    out, w = to_numpy(out), to_numpy(w)
-    return bool(np.isfinite(out).all() and (out[2] == 0).all() and (w[2] == 0).all())
+    w = to_numpy(weights_from_output(attn, _t(q, dtype), _t(k, dtype), _t(allowed)))
+    w = w.astype(np.float64)
+    empty = w[2]
+    if not np.isfinite(w[:2]).all():
+        return False
+    if convention == "zero":
+        return bool((empty == 0).all())
+    if convention == "nan":
+        return bool(np.isnan(empty).all())
+    if convention == "uniform":
+        return bool(np.isfinite(empty).all() and np.abs(empty - 1 / S).max() <= tolerance(dtype))
+    raise ValueError(f"convention must be 'zero', 'nan' or 'uniform', not {convention!r}")
+
+
+def fully_masked_rows_zero(attn, dtype=torch.float16, **kwargs):
+    """The convention check for the book's (and SDPA's) empty rows: zero weights, zero output,
+    no NaN, in the deployment dtype (float16 by default)."""
+    return empty_rows_follow(attn, "zero", dtype, **kwargs)
 
 
 def lengths_padding_invariant(attn, B=3, H=2, L=5, S=7, D=4, seed=5):
@@ -92,8 +155,8 @@ def lengths_padding_invariant(attn, B=3, H=2, L=5, S=7, D=4, seed=5):
     lengths = np.linspace(S, 1, B).astype(int)
     pad = ~padding_mask_np(lengths, S)[:, :, 0, :, None]              # (B, 1, S, 1)
     k2, v2 = (np.where(pad, 100 * rng.normal(size=a.shape), a) for a in (k, v))
-    out1 = attn(_t(q), _t(k), _t(v), torch.as_tensor(lengths))[0]
-    out2 = attn(_t(q), _t(k2), _t(v2), torch.as_tensor(lengths))[0]
+    out1 = _out(attn(_t(q), _t(k), _t(v), torch.as_tensor(lengths)))
+    out2 = _out(attn(_t(q), _t(k2), _t(v2), torch.as_tensor(lengths)))
     return max_abs_diff(out1, out2) <= 1e-12
 
 
@@ -226,6 +289,218 @@ def batch_independent(next_logits, lengths=(5, 2, 3), V=11, seed=15):
         batched = next_logits(model, prompts)
         alone = torch.cat([next_logits(model, [p]) for p in prompts])
     return max_abs_diff(batched, alone) <= 1e-10
+
+
+import functools
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+from attnlab.masks import causal_mask_np, causal_mask_pt, masked_sdpa_np
+from attnlab.positional_encoding import rope_rotate_half_np
+from attnlab.toolkit import max_abs_diff, to_numpy
+
+
+def module_batch_independent(module_class, E=12, H=3, B=3, L=5, seed=17):
+    """A module's output for one sequence does not depend on the rest of the batch:
+    module_class(E, H) -> m, m(x, x, x) -> out or (out, weights) with x (B, L, E)."""
+    torch.manual_seed(seed)
+    m = module_class(E, H).double().eval()
+    x = _t(np.random.default_rng(seed).normal(size=(B, L, E)))
+    with torch.no_grad():
+        batched = _out(m(x, x, x))
+        alone = torch.cat([_out(m(x[b:b + 1], x[b:b + 1], x[b:b + 1])) for b in range(B)])
+    return batched.shape == alone.shape and max_abs_diff(batched, alone) <= 1e-12
+
+
+def module_causal_no_leak(module_class, E=12, H=3, B=2, L=6, seed=18):
+    """A module called with a causal mask, m(x, x, x, allowed): changing the tokens at
+    positions >= t moves no output before t."""
+    torch.manual_seed(seed)
+    m = module_class(E, H).double().eval()
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(B, L, E))
+    allowed = causal_mask_pt(L)
+    with torch.no_grad():
+        out = _out(m(_t(x), _t(x), _t(x), allowed))
+        for t in range(1, L):
+            x2 = x.copy()
+            x2[:, t:] = rng.normal(size=x2[:, t:].shape)
+            out2 = _out(m(_t(x2), _t(x2), _t(x2), allowed))
+            if max_abs_diff(out[:, :t], out2[:, :t]) > 1e-12:
+                return False
+    return True
+
+
+def half_precision_inputs(dtype=torch.float16, B=2, H=2, L=6, S=9, D=64, size=60.0,
+                          raw=1e5, seed=19):
+    """q, k, v for half_precision_agrees: random q and k of scale `size`, and one planted
+    pair, q[0, 0, 0] = k[0, 0, 0] = sqrt(raw / D) in every entry, whose raw product (about
+    raw = 1e5) is past float16's 65504 while raw / sqrt(D) fits for D >= 3: the overflow of
+    a QK^T formed in float16 is certain, whatever the seed and the head size."""
+    rng = np.random.default_rng(seed)
+    q, k, v = _qkv(rng, B, H, L, S, D, D)
+    q, k = size * q, size * k
+    q[0, 0, 0] = k[0, 0, 0] = np.sqrt(raw / D)                     # the planted pair
+    return tuple(_t(a, dtype) for a in (q, k, v))
+
+
+def half_precision_agrees(attn, dtype=torch.float16, seed=19, **sizes):
+    """In float16, on half_precision_inputs (raw q.k up to 1e5, past 65504, q.k / sqrt(D)
+    within range): the output is finite and equals a float64 reference computed from the
+    same float16 numbers, to float16's tolerance."""
+    q, k, v = half_precision_inputs(dtype, seed=seed, **sizes)
+    want = masked_sdpa_np(*(to_numpy(a).astype(np.float64) for a in (q, k, v)))[0]
+    got = to_numpy(_out(attn(q, k, v, None))).astype(np.float64)
+    return bool(np.isfinite(got).all()) and max_abs_diff(got, want) <= tolerance(dtype)
+
+
+def rope_step_equivalent(step, chunks=(3, 1, 2, 1), H=2, D=8, seed=20):
+    """step(q_new, k_new, v_new, cache, start) -> (out, cache), cache None at first: decoding
+    in chunks must equal one full causal RoPE pass over all the tokens (float64)."""
+    rng = np.random.default_rng(seed)
+    S = sum(chunks)
+    q, k, v = _qkv(rng, 1, H, S, S, D, D)
+    pos = np.arange(S)
+    full = masked_sdpa_np(rope_rotate_half_np(q, pos), rope_rotate_half_np(k, pos), v,
+                          causal_mask_np(S))[0]                       # (1, H, S, D)
+    outs, cache, start = [], None, 0
+    for n in chunks:
+        part = slice(start, start + n)
+        out, cache = step(_t(q[..., part, :]), _t(k[..., part, :]), _t(v[..., part, :]),
+                          cache, start)
+        outs.append(to_numpy(out))
+        start += n
+    return max_abs_diff(np.concatenate(outs, 2), full) <= 1e-12
+
+
+class AbsPosLM(nn.Module):
+    """A one-layer LM with learned absolute positions (GPT-2 style): embed + position
+    embedding, causal multi-head attention over the real tokens, a head to V logits."""
+
+    def __init__(self, V, E=16, H=2, P=16):
+        super().__init__()
+        from attnlab.multi_head_attention import MultiHeadAttention
+        self.embed, self.pos = nn.Embedding(V, E), nn.Embedding(P, E)
+        self.attn, self.head = MultiHeadAttention(E, H), nn.Linear(E, V)
+
+    def forward(self, tokens, pos, keep):
+        """tokens, pos (B, L) and keep (B, L), True on real tokens -> logits (B, L, V)."""
+        L = tokens.shape[1]
+        x = self.embed(tokens) + self.pos(pos.clamp(min=0))            # (B, L, E)
+        allowed = causal_mask_pt(L) & keep[:, None, None, :]            # (B, 1, L, L)
+        return self.head(x + self.attn(x, x, x, allowed)[0])
+
+
+def abs_positions_batch_independent(next_logits, lengths=(5, 2, 3), V=11, seed=21):
+    """batch_independent for a model with learned absolute positions:
+    next_logits(model, prompts) -> (B, V) must equal each prompt run alone."""
+    torch.manual_seed(seed)
+    model = AbsPosLM(V).double().eval()
+    rng = np.random.default_rng(seed)
+    prompts = [rng.integers(1, V, size=n).tolist() for n in lengths]
+    with torch.no_grad():
+        batched = next_logits(model, prompts)
+        alone = torch.cat([next_logits(model, [p]) for p in prompts])
+    return max_abs_diff(batched, alone) <= 1e-10
+
+
+def decode_matches_full(decode, V=13, prompts=((3, 1, 4, 1), (5, 9, 2, 6)), n_new=5, seed=22):
+    """The model-level cache detector: decode(model, prompt, n_new) -> (tokens, logits), with
+    whatever cache it keeps, must give at every step the logits of one full uncached forward
+    over the same tokens; run on two prompts in turn, so state kept between calls shows."""
+    from attnlab.kv_cache import TinyLM
+    torch.manual_seed(seed)
+    model = TinyLM(V, E=16, H=2, n_layers=1).double().eval()
+    with torch.no_grad():
+        for p in prompts:
+            prompt = torch.tensor([p])
+            tokens, logits = decode(model, prompt, n_new)       # (1, P + n_new), (1, n_new, V)
+            full = model(tokens[:, :-1])[:, len(p) - 1:]               # (1, n_new, V)
+            if logits.shape != full.shape or max_abs_diff(logits, full) > 1e-10:
+                return False
+    return True
+
+
+# PyTorch's and transformers' own attention, as functions attn(q, k, v, allowed)
+def sdpa(q, k, v, allowed=None):
+    """F.scaled_dot_product_attention with the book's boolean mask (True = may attend)."""
+    return torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=allowed)
+
+
+def torch_mha_function(q, k, v, allowed=None):
+    """nn.MultiheadAttention run as an attention function: identity projections, no bias,
+    heads merged into its (B, L, E) layout, the mask inverted (its True = blocked). Head size
+    max(D, Dv): q and k are zero-padded (q scaled so q.k / sqrt(D) is unchanged), v too."""
+    B, H, L, D = q.shape
+    S, Dv = k.shape[-2], v.shape[-1]
+    Dm = max(D, Dv)
+    pad = lambda a: torch.nn.functional.pad(a, (0, Dm - a.shape[-1]))
+    q = pad(q) * (Dm / D) ** 0.5                                       # keeps q.k / sqrt(D)
+    merge = lambda a: pad(a).transpose(1, 2).reshape(B, a.shape[-2], H * Dm)   # (B, L, H*Dm)
+    mha = nn.MultiheadAttention(H * Dm, H, bias=False, batch_first=True, dtype=q.dtype)
+    with torch.no_grad():
+        mha.in_proj_weight.copy_(torch.eye(H * Dm, dtype=q.dtype).repeat(3, 1))
+        mha.out_proj.weight.copy_(torch.eye(H * Dm, dtype=q.dtype))
+    blocked = None
+    if allowed is not None:
+        blocked = ~allowed.expand(B, H, L, S).reshape(B * H, L, S)     # (B*H, L, S)
+    out = mha(merge(q), merge(k), merge(v), attn_mask=blocked)[0]       # need_weights=True
+    return out.reshape(B, L, H, Dm).transpose(1, 2)[..., :Dv]          # (B, H, L, Dv)
+
+
+class _Heads(nn.Module):
+    """What transformers' attention functions read from their module."""
+    num_key_value_groups, is_causal = 1, False
+
+
+def transformers_attention(kind="eager", scaling=None):
+    """transformers' own attention function as attn(q, k, v, allowed): `kind` "eager" (Llama's
+    eager_attention_forward, a finite min-of-dtype additive mask, softmax in float32) or
+    "sdpa" (transformers' SDPA integration, boolean mask). scaling(D): the score scale, None
+    for 1/sqrt(D); T5 uses 1, muP 1/D."""
+    from transformers.integrations.sdpa_attention import sdpa_attention_forward
+    from transformers.models.llama.modeling_llama import eager_attention_forward
+    module = _Heads().eval()
+
+    def attn(q, k, v, allowed=None):
+        scale = q.shape[-1] ** -0.5 if scaling is None else scaling(q.shape[-1])
+        if kind == "eager":
+            mask = None
+            if allowed is not None:
+                mask = torch.zeros(allowed.shape, dtype=q.dtype)
+                mask = mask.masked_fill(~allowed, torch.finfo(q.dtype).min)
+            out = eager_attention_forward(module, q, k, v, mask, scaling=scale)[0]
+        else:
+            out = sdpa_attention_forward(module, q, k, v, allowed, scaling=scale)[0]
+        return out.transpose(1, 2)                              # (B, L, H, Dv) -> (B, H, L, Dv)
+    attn.__name__ = f"transformers_{kind}"
+    return attn
+
+
+class BertSelfAttentionModule(nn.Module):
+    """transformers' BertSelfAttention from a random config, called like the book's modules:
+    BertSelfAttentionModule(E, H, dropout)(x, x, x) -> (out, weights); self-attention only."""
+
+    def __init__(self, E, H, dropout=0.0, implementation="eager"):
+        super().__init__()
+        from transformers import BertConfig
+        from transformers.models.bert.modeling_bert import BertSelfAttention
+        config = BertConfig(hidden_size=E, num_attention_heads=H, intermediate_size=4 * E,
+                            attention_probs_dropout_prob=dropout)
+        config._attn_implementation = implementation
+        self.attn = BertSelfAttention(config)
+
+    def forward(self, query, key, value, allowed=None):
+        mask = None
+        if allowed is not None:
+            mask = torch.zeros(allowed.shape, dtype=query.dtype)
+            mask = mask.masked_fill(~allowed, torch.finfo(query.dtype).min)
+        return self.attn(query, attention_mask=mask)
+
+
+torch_mha_batch_first = functools.partial(nn.MultiheadAttention, batch_first=True)
 
 
 import math
@@ -390,8 +665,97 @@ def next_logits_left_pad(model, prompts, pad_id=0):
     return model(tokens, pos=pos)[:, -1]
 
 
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from attnlab.kv_cache import KVCache, generate_cached, left_pad
+from attnlab.masks import causal_mask_pt, masked_sdpa_pt
+from attnlab.positional_encoding import rope_rotate_half_pt
+
+
+def sdpa_float_mask(q, k, v, allowed=None):
+    if allowed is not None:
+        allowed = allowed.to(q.dtype)                  # BUG: a float mask is ADDED: +1 or +0
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=allowed)
+
+
+def decoder_attention_no_mask(q, k, v):
+    return F.scaled_dot_product_attention(q, k, v)    # BUG: a decoder forgot is_causal=True
+
+
+def decoder_attention(q, k, v):
+    return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+
+def scale_by_sqrt_E(q, k, v, allowed=None):
+    E = q.shape[1] * q.shape[-1]                       # BUG: the model width E = H * D
+    return masked_sdpa_pt(q, k, v, allowed, scale=1 / math.sqrt(E))
+
+
+def scaled_twice(q, k, v, allowed=None):
+    q = q / math.sqrt(q.shape[-1])                     # BUG: scaled here and again in SDPA
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=allowed)
+
+
+def scores_in_half(q, k, v, allowed=None):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])   # BUG: q.k overflows float16
+    if allowed is not None:
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    return torch.softmax(scores.float(), -1).to(q.dtype) @ v
+
+
+def scores_in_float32(q, k, v, allowed=None):
+    scores = q.float() @ k.float().transpose(-2, -1) / math.sqrt(q.shape[-1])   # (.., L, S)
+    if allowed is not None:
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    return torch.softmax(scores, -1).to(q.dtype) @ v
+
+
+def rope_after_cache(q, k, v, cache, start):
+    if cache is not None:
+        k, v = torch.cat([cache[0], k], -2), torch.cat([cache[1], v], -2)
+    n, T = q.shape[-2], k.shape[-2]
+    q = rope_rotate_half_pt(q, torch.arange(start, start + n))
+    k = rope_rotate_half_pt(k, torch.arange(T))        # BUG: rotates the cached keys again
+    allowed = causal_mask_pt(n, T, align="bottom-right")
+    return masked_sdpa_pt(q, k, v, allowed)[0], (k, v)
+
+
+def rope_before_cache(q, k, v, cache, start):
+    pos = torch.arange(start, start + q.shape[-2])
+    q, k = rope_rotate_half_pt(q, pos), rope_rotate_half_pt(k, pos)   # new tokens, once
+    if cache is not None:
+        k, v = torch.cat([cache[0], k], -2), torch.cat([cache[1], v], -2)
+    allowed = causal_mask_pt(q.shape[-2], k.shape[-2], align="bottom-right")
+    return masked_sdpa_pt(q, k, v, allowed)[0], (k, v)
+
+
+def next_logits_positions_from_pad(model, prompts, pad_id=0):
+    tokens, pos = left_pad(prompts, pad_id)
+    arange = torch.arange(tokens.shape[1]).expand_as(tokens)   # BUG: counts the pads too
+    return model(tokens, arange, pos >= 0)[:, -1]
+
+
+def next_logits_positions_per_row(model, prompts, pad_id=0):
+    tokens, pos = left_pad(prompts, pad_id)            # 0, 1, ... from each first real token
+    return model(tokens, pos, pos >= 0)[:, -1]
+
+
+def generate_default_cache(model, prompt, n_new, cache=KVCache(1)):   # BUG: one cache, shared
+    return generate_cached(model, prompt, n_new, cache=cache)
+
+
+def generate_fresh_cache(model, prompt, n_new):
+    return generate_cached(model, prompt, n_new)      # a new KVCache for every call
+
+
 from dataclasses import dataclass
 from typing import Callable
+
+import torch.nn as nn
 
 
 @dataclass(frozen=True)
@@ -453,7 +817,37 @@ ZOO = [
     Bug("one-pass variance", layer_norm_one_pass, layer_norm, norm_precise,
         "wrong or NaN LayerNorm when inputs have a large mean", "var of (x - mean): two passes",
         "chapter 9"),
+    Bug("0/1 float mask passed to SDPA", sdpa_float_mask, sdpa, padding_invariant,
+        "padding and the future leak; no error", "a bool mask, or 0 and -inf as floats",
+        "chapter 5"),
+    Bug("missing causal mask", decoder_attention_no_mask, decoder_attention, decoder_no_leak,
+        "training loss below the data's entropy; generation fails", "is_causal=True",
+        "chapter 5"),
+    Bug("scale by sqrt(E)", scale_by_sqrt_E, masked_sdpa_pt, scores_unit_scale,
+        "softmax too flat, by sqrt(H); no error", "1/sqrt(D), the head size", "chapter 7"),
+    Bug("scale applied twice", scaled_twice, sdpa, scores_unit_scale,
+        "softmax too flat, by sqrt(D); no error", "scale q or the scores, once", "chapter 4"),
+    Bug("float16 overflow of QK^T", scores_in_half, scores_in_float32, half_precision_agrees,
+        "NaN in float16 with no padding at all", "scores in float32 (or scale q first)",
+        "chapter 4"),
+    Bug("RoPE applied after the cache", rope_after_cache, rope_before_cache,
+        rope_step_equivalent, "cached and uncached logits differ after the first chunk",
+        "rotate the new keys once, then append", "chapter 11"),
+    Bug("position ids from the padded start", next_logits_positions_from_pad,
+        next_logits_positions_per_row, abs_positions_batch_independent,
+        "a left-padded prompt changes with the batch", "count from each first real token",
+        "chapter 11"),
+    Bug("batch_first=False", nn.MultiheadAttention, torch_mha_batch_first,
+        module_batch_independent, "sequences of a batch attend to each other; no error",
+        "nn.MultiheadAttention(..., batch_first=True)", "chapter 7"),
+    Bug("a cache as a default argument", generate_default_cache, generate_fresh_cache,
+        decode_matches_full, "the second request continues the first",
+        "a new cache for every call", "chapter 11"),
 ]
+
+# detectors that test a convention, not a property: correct code under another convention
+# (T5's or muP's scale, NaN or uniform empty rows) fails them; pass the convention claimed
+CONVENTION_CHECKS = (scores_unit_scale, fully_masked_rows_zero)
 
 
 def verdict(detector, fn):

@@ -160,6 +160,20 @@ class KVCache:
         return sum(t.numel() * t.element_size() for t in self.k + self.v if t is not None)
 
 
+def shared_mask(masks, q_pos, k_pos, window=None):
+    """visible_pt(q_pos, k_pos, window), built once per forward: `masks` (a dict the layers
+    share; None builds it every time) keeps the last mask and the key positions it was built
+    for, and is reused by a layer whose key positions are equal (every layer of a forward
+    caches the same positions)."""
+    if masks is None:
+        return visible_pt(q_pos, k_pos, window)
+    seen = masks.get("k_pos")
+    if seen is None or not (seen is k_pos or (seen.shape == k_pos.shape
+                                              and torch.equal(seen, k_pos))):
+        masks["k_pos"], masks["allowed"] = k_pos, visible_pt(q_pos, k_pos, window)
+    return masks["allowed"]
+
+
 class CausalSelfAttention(nn.Module):
     """Self-attention with RoPE on q and k, H query heads and Hkv key/value heads (GQA)."""
 
@@ -175,9 +189,10 @@ class CausalSelfAttention(nn.Module):
         self.v_proj = nn.Linear(E, Hkv * self.D)
         self.out_proj = nn.Linear(E, E)
 
-    def forward(self, x, pos, cache=None, layer=0, window=None, cos_sin=None):
+    def forward(self, x, pos, cache=None, layer=0, window=None, cos_sin=None, masks=None):
         """x (B, L, E), pos (B, L) absolute positions -> (B, L, E).
-        cos_sin: RoPE's (cos, sin) for pos, if the caller computed them already."""
+        cos_sin: RoPE's (cos, sin) for pos, if the caller computed them already.
+        masks: a dict shared by the layers of one forward, so the mask is built once."""
         cos_sin = cos_sin or rope_cos_sin_pt(pos, self.D, self.base, x.dtype)
         q = rope_pt(split_heads_pt(self.q_proj(x), self.H), pos, cos_sin=cos_sin)  # (B, H, L, D)
         k = rope_pt(split_heads_pt(self.k_proj(x), self.Hkv), pos, cos_sin=cos_sin)
@@ -185,7 +200,7 @@ class CausalSelfAttention(nn.Module):
         k_pos = pos
         if cache is not None:
             k, v, k_pos = cache.update(layer, k, v, pos)                    # (B, Hkv, S, D)
-        allowed = visible_pt(pos, k_pos, window)                            # (B, 1, L, S)
+        allowed = shared_mask(masks, pos, k_pos, window)                    # (B, 1, L, S)
         out = F.scaled_dot_product_attention(q, k, v, attn_mask=allowed,
                                              enable_gqa=self.Hkv != self.H)  # (B, H, L, D)
         return self.out_proj(merge_heads_pt(out))               # (B, H, L, D) -> (B, L, E)
@@ -200,15 +215,18 @@ class DecoderOnlyBlock(nn.Module):
         self.attn = CausalSelfAttention(E, H, Hkv)
         self.ffn = FeedForward(E, F, activation="gelu")
 
-    def forward(self, x, pos, cache=None, layer=0, window=None, cos_sin=None):
-        x = x + self.attn(self.ln1(x), pos, cache, layer, window, cos_sin)
+    def forward(self, x, pos, cache=None, layer=0, window=None, cos_sin=None, masks=None):
+        x = x + self.attn(self.ln1(x), pos, cache, layer, window, cos_sin, masks)
         return x + self.ffn(self.ln2(x))
 
 
 class TinyLM(nn.Module):
     """A decoder-only language model: token embedding, n_layers pre-LN blocks with RoPE,
     final LayerNorm, a linear head to V logits. `positions_processed` counts the positions
-    the blocks have processed (B * L per forward), for the chapter's noise-free cost count."""
+    the blocks have processed (B * L per forward), for the chapter's noise-free cost count.
+    share_mask: build the attention mask once per forward (True) or in every layer."""
+
+    share_mask = True
 
     def __init__(self, V, E=64, H=4, Hkv=None, n_layers=2, F=None):
         super().__init__()
@@ -235,8 +253,9 @@ class TinyLM(nn.Module):
         x = self.embed(tokens)                                       # (B, L) -> (B, L, E)
         attn = self.blocks[0].attn                                   # RoPE once, every layer
         cos_sin = rope_cos_sin_pt(pos, attn.D, attn.base, x.dtype)
+        masks = {} if self.share_mask else None                      # the mask once, too
         for i, block in enumerate(self.blocks):
-            x = block(x, pos, cache, i, window, cos_sin)
+            x = block(x, pos, cache, i, window, cos_sin, masks)
         return self.head(self.ln_f(x))                               # (B, L, E) -> (B, L, V)
 
 
@@ -366,3 +385,89 @@ def generate_batch(model, prompts, n_new, pad_id=0):
         pos = pos[:, -1:] + 1                                        # (B, 1): next position
         logits = model(nxt, pos=pos, cache=cache)[:, -1]
     return torch.cat(new, dim=1)
+
+
+from torch.utils._python_dispatch import TorchDispatchMode
+
+
+class PreallocatedKVCache(KVCache):
+    """KVCache's interface on storage reserved up front: per layer, K and V buffers
+    (B, Hkv, max_len, D) and positions (B, max_len), allocated at the first update. A step
+    writes its L new positions into the next free slots and returns views of the first
+    T + L: the past is never copied again. `buffers` holds each layer's (K, V, pos) storage."""
+
+    def __init__(self, n_layers, max_len):
+        super().__init__(n_layers)
+        self.max_len = max_len
+        self.buffers = [None] * n_layers
+        self.filled = [0] * n_layers
+
+    def __len__(self):
+        return self.filled[0]
+
+    def update(self, layer, k, v, pos):
+        """Write k, v (B, Hkv, L, D) at positions pos (B, L) in place; return views of
+        everything cached, (B, Hkv, T + L, D) twice and (B, T + L)."""
+        B, Hkv, L, D = k.shape
+        if self.buffers[layer] is None:
+            self.buffers[layer] = (k.new_zeros(B, Hkv, self.max_len, D),
+                                   v.new_zeros(B, Hkv, self.max_len, D),
+                                   pos.new_full((B, self.max_len), -1))
+        T = self.filled[layer]
+        if T + L > self.max_len:
+            raise ValueError(f"the cache holds max_len={self.max_len} positions; "
+                             f"{T} cached + {L} new do not fit")
+        K, V, Pos = self.buffers[layer]
+        K[:, :, T:T + L], V[:, :, T:T + L], Pos[:, T:T + L] = k, v, pos   # in place
+        self.filled[layer] = T + L
+        self.k[layer], self.v[layer] = K[:, :, :T + L], V[:, :, :T + L]   # views, no copy
+        self.pos[layer] = Pos[:, :T + L]
+        return self.k[layer], self.v[layer], self.pos[layer]
+
+
+class CopyCounter(TorchDispatchMode):
+    """While active, counts the bytes that PyTorch's copying operations write: `cat` (a new
+    tensor) and `copy_`, `index_copy_`, `index_put_` (into an existing one). `bytes`: the
+    total; `by_op`: per operation."""
+
+    COPIES = ("cat", "copy_", "index_copy_", "index_put_")
+
+    def __init__(self):
+        super().__init__()
+        self.bytes, self.by_op = 0, {}
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        name = func.overloadpacket.__name__
+        if name in self.COPIES:
+            src = {"index_copy_": 3, "index_put_": 2}.get(name)   # where the source sits
+            n = (out if src is None else args[src]).numel() * out.element_size()
+            self.bytes += n
+            self.by_op[name] = self.by_op.get(name, 0) + n
+        return out
+
+
+@torch.no_grad()
+def llama_forward_cached(hf, ids, cache):
+    """A transformers LlamaForCausalLM's forward with the book's cache logic: the model's
+    norms, projections, MLPs and RoPE angles, but this chapter's cache, positions (from
+    len(cache)), mask (visible_pt) and rotation (rope_pt). ids (B, L) -> logits (B, L, V)."""
+    m, c = hf.model, hf.config
+    B, L = ids.shape
+    pos = torch.arange(len(cache), len(cache) + L).expand(B, L)   # absolute positions
+    x = m.embed_tokens(ids)                                        # (B, L) -> (B, L, E)
+    cos, sin = m.rotary_emb(x, pos)                                # (B, L, D) each
+    cos_sin = (cos[:, None], sin[:, None])                         # (B, 1, L, D)
+    masks = {}
+    for i, layer in enumerate(m.layers):
+        at = layer.self_attn
+        h = layer.input_layernorm(x)
+        q = rope_pt(split_heads_pt(at.q_proj(h), c.num_attention_heads), pos, cos_sin=cos_sin)
+        k = rope_pt(split_heads_pt(at.k_proj(h), c.num_key_value_heads), pos, cos_sin=cos_sin)
+        v = split_heads_pt(at.v_proj(h), c.num_key_value_heads)   # (B, Hkv, L, D)
+        k, v, k_pos = cache.update(i, k, v, pos)                   # (B, Hkv, S, D)
+        out = F.scaled_dot_product_attention(q, k, v, attn_mask=shared_mask(masks, pos, k_pos),
+                                             enable_gqa=True)      # (B, H, L, D)
+        x = x + at.o_proj(merge_heads_pt(out))                     # (B, L, E)
+        x = x + layer.mlp(layer.post_attention_layernorm(x))
+    return hf.lm_head(m.norm(x))                                   # (B, L, V)

@@ -301,32 +301,57 @@ def ntk_inv_freq_np(D, scale, base=10000.0):
     return rope_inv_freq_np(D, ntk_base(D, scale, base))
 
 
-def yarn_inv_freq_np(D, scale, original_len, base=10000.0, beta_fast=32.0, beta_slow=1.0):
+def yarn_inv_freq_np(D, scale, original_len, base=10000.0, beta_fast=32.0, beta_slow=1.0,
+                     ramp="code"):
     """YaRN (Peng et al. 2023): NTK-by-parts frequencies and the attention factor.
 
     Pair i makes r_i = original_len / wavelength_i turns over the training length. Pairs
     with r_i >= beta_fast keep theta_i, pairs with r_i <= beta_slow get theta_i / scale, and a
-    ramp in the pair index blends the two between them (the boundary indices rounded outwards,
-    as the released code and transformers do). Returns (inv_freq (D/2,), attention_factor):
-    q and k are both multiplied by attention_factor = 0.1 ln(scale) + 1, so the scores are
-    divided by the temperature t = 1 / attention_factor**2.
+    ramp blends the two between them. ramp="paper": linear in r_i (the paper's gamma(r)).
+    ramp="code": linear in the pair index between the two boundary indices rounded outwards
+    (floor, ceil), as the released code and transformers do. Returns (inv_freq (D/2,),
+    attention_factor): q and k are both multiplied by attention_factor = 0.1 ln(scale) + 1,
+    so the scores are divided by the temperature t = 1 / attention_factor**2.
     """
     theta = rope_inv_freq_np(D, base)
     if scale < 1 or original_len < 1 or not beta_fast > beta_slow > 0:
         raise ValueError(f"need scale >= 1, original_len >= 1, beta_fast > beta_slow > 0; got "
                          f"{scale!r}, {original_len!r}, {beta_fast!r}, {beta_slow!r}")
+    if ramp == "paper":                   # rho_i = 1 - gamma(r_i): the part interpolated
+        turns = original_len * theta / (2 * np.pi)                       # r_i, (D/2,)
+        rho = 1 - np.clip((turns - beta_slow) / (beta_fast - beta_slow), 0, 1)
+    elif ramp == "code":
+        def index_of(turns):              # the (fractional) pair index making `turns` turns
+            return D * np.log(original_len / (turns * 2 * np.pi)) / (2 * np.log(base))
 
-    def index_of(turns):                  # the (fractional) pair index making `turns` turns
-        return D * np.log(original_len / (turns * 2 * np.pi)) / (2 * np.log(base))
-
-    low = max(np.floor(index_of(beta_fast)), 0)
-    high = min(np.ceil(index_of(beta_slow)), D - 1)
-    if low == high:
-        high += 0.001                                   # as in the reference code
-    ramp = np.clip((np.arange(D // 2) - low) / (high - low), 0, 1)   # 0: keep, 1: interpolate
-    inv_freq = theta * (1 - ramp) + theta / scale * ramp
+        low = max(np.floor(index_of(beta_fast)), 0)
+        high = min(np.ceil(index_of(beta_slow)), D - 1)
+        if low == high:
+            high += 0.001                                   # as in the reference code
+        rho = np.clip((np.arange(D // 2) - low) / (high - low), 0, 1)   # 0: keep, 1: interp.
+    else:
+        raise ValueError(f"ramp must be 'paper' or 'code'; got {ramp!r}")
+    inv_freq = theta * (1 - rho) + theta / scale * rho
     attention_factor = 0.1 * np.log(scale) + 1.0 if scale > 1 else 1.0
     return inv_freq, attention_factor
+
+
+def llama3_inv_freq_np(D, factor, original_len, base=500000.0, low_freq_factor=1.0,
+                       high_freq_factor=4.0):
+    """Llama 3.1's rule ("llama3"): by parts in the wavelength, no attention factor.
+
+    Pairs of wavelength below original_len / high_freq_factor keep theta_i, pairs above
+    original_len / low_freq_factor get theta_i / factor, and between them the kept part
+    (original_len / wavelength - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    is linear in the turns r_i: YaRN's paper ramp with beta_fast, beta_slow = high, low.
+    """
+    if factor < 1 or not high_freq_factor > low_freq_factor > 0:
+        raise ValueError(f"need factor >= 1 and high_freq_factor > low_freq_factor > 0; got "
+                         f"{factor!r}, {low_freq_factor!r}, {high_freq_factor!r}")
+    theta = rope_inv_freq_np(D, base)
+    turns = original_len * theta / (2 * np.pi)          # r_i = original_len / wavelength_i
+    kept = np.clip((turns - low_freq_factor) / (high_freq_factor - low_freq_factor), 0, 1)
+    return theta * kept + theta / factor * (1 - kept)
 
 
 def rope_rotate_half_freqs_np(x, positions, inv_freq, attention_factor=1.0):
@@ -359,6 +384,22 @@ def rope_rotate_half_freqs_pt(x, positions, inv_freq, attention_factor=1.0):
     sin = (torch.cat([ang.sin()] * 2, -1) * attention_factor).to(x.dtype)
     x1, x2 = x.chunk(2, dim=-1)                          # (..., T, D/2) each
     return x * cos + torch.cat([-x2, x1], dim=-1) * sin
+
+
+def rope_partial_np(x, positions, rotary_dim, base=10000.0):
+    """Partial rotary: rotate-half RoPE on the first rotary_dim features of each head only.
+
+    As GPT-NeoX (`rotary_pct`) and Phi (`partial_rotary_factor`): rotary_dim = int(D * pct)
+    features rotate with theta_i = base**(-2i / rotary_dim); the other D - rotary_dim pass
+    unchanged. x: (..., T, D) with rotary_dim even, 2 <= rotary_dim <= D; positions: (T,).
+    """
+    x = np.asarray(x, dtype=np.float64)
+    D = x.shape[-1]
+    if not isinstance(rotary_dim, (int, np.integer)) or rotary_dim % 2 or not 2 <= rotary_dim <= D:
+        raise ValueError(f"rotary_dim must be an even int in [2, D = {D}]; got {rotary_dim!r}")
+    rot = rope_rotate_half_freqs_np(x[..., :rotary_dim], positions,          # (..., T, d)
+                                    rope_inv_freq_np(rotary_dim, base))
+    return np.concatenate([rot, x[..., rotary_dim:]], axis=-1)              # (..., T, D)
 
 
 def t5_relative_bucket_np(relative_position, bidirectional=True, num_buckets=32,

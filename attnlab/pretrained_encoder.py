@@ -209,7 +209,7 @@ def load_pretrained_encoder(dtype=torch.float32):
     return model.to(dtype).eval()
 
 
-# Twenty paraphrase pairs written for this book (sections 6, 9 and 14 use them).
+# Twenty paraphrase pairs written for this book (sections 6 and 8 use them).
 PARAPHRASE_PAIRS = [
     ("A man is playing a guitar.", "Someone plays an instrument."),
     ("The cat is sleeping on the sofa.", "A cat naps on the couch."),
@@ -288,10 +288,14 @@ def attention_rollout_np(attentions):
     return rollout
 
 
-def token_scores(model, tokenizer, sentence, partner):
-    """Four per-token scores (n,) for y = cos(e(sentence), e(partner)), model a BertEncoder:
-    raw last-layer attention received, rollout, gradient x input, and the reference,
-    |y - y without token j| (token j deleted). Returns (tokens, dict of float64 arrays)."""
+def token_scores(model, tokenizer, sentence, partner, variants=False):
+    """Five per-token scores (n,) for y = cos(e(sentence), e(partner)), model a BertEncoder:
+    raw last-layer attention received, rollout, gradient x input (the L2 norm over the
+    embedding of g * x), and two references, |y - y without token j| (token j deleted from
+    the ids) and |y - y with token j hidden| (kept in place, masked as a key in every layer
+    and left out of the mean). variants=True adds "gradient x input, |sum|" (|sum_d g * x|,
+    (n,)) and "raw attention by layer" (L, n), first layer first.
+    Returns (tokens, dict of float64 arrays)."""
     target = torch.as_tensor(embed(model, tokenizer, [partner])[0])
     ids, keep = encode_batch(tokenizer, [sentence])
     n = ids.shape[1]
@@ -307,11 +311,21 @@ def token_scores(model, tokenizer, sentence, partner):
     with torch.no_grad():
         h, _ = model(torch.from_numpy(deleted), torch.ones(deleted.shape, dtype=torch.bool))
     e_del = mean_pool_np(h[-1].numpy(force=True), np.ones(deleted.shape, bool))   # (n, E)
+    hidden_j = ~np.eye(n, dtype=bool)                 # row j: every token but j is real
+    with torch.no_grad():
+        h, _ = model(torch.from_numpy(np.repeat(ids, n, axis=0)), torch.from_numpy(hidden_j))
+    e_hid = mean_pool_np(h[-1].numpy(force=True), hidden_j)                       # (n, E)
     scores = {"raw attention": atts[-1][0].detach().numpy(force=True).mean(axis=(0, 1)),
               "rollout": attention_rollout_np(
                   [a[0].detach().numpy(force=True) for a in atts]).mean(axis=0),
               "gradient x input": (x0.grad[0] * x0[0]).norm(dim=-1).detach().numpy(force=True),
-              "deletion": np.abs(y.item() - e_del @ target.numpy(force=True))}
+              "deletion": np.abs(y.item() - e_del @ target.numpy(force=True)),
+              "hiding": np.abs(y.item() - e_hid @ target.numpy(force=True))}
+    if variants:
+        gx = x0.grad[0] * x0[0]                       # (n, E)
+        scores["gradient x input, |sum|"] = gx.sum(dim=-1).abs().detach().numpy(force=True)
+        scores["raw attention by layer"] = np.stack(
+            [a[0].detach().numpy(force=True).mean(axis=(0, 1)) for a in atts])   # (L, n)
     return tokenizer.encode(sentence).tokens, {k: np.asarray(v, np.float64)
                                                for k, v in scores.items()}
 

@@ -177,6 +177,98 @@ def kv_waste(lengths, max_len, block_size=16):
     return 1 - used / prealloc, 1 - used / paged
 
 
+def quantize_int8_np(x, axis):
+    """Symmetric int8 quantisation, float64: one scale per slice of x reduced over `axis`
+    (kept as a size-1 axis; None: one scale for all of x). scale = max |x| / 127 over the
+    slice (1 for an all-zero slice), codes = round(x / scale) in [-127, 127].
+    K or V of shape (..., T, D): axis=-1 is per token, axis=-2 per channel.
+    Returns (codes int8, scale float64)."""
+    x = np.asarray(x, dtype=np.float64)
+    amax = np.abs(x).max(axis=axis, keepdims=True)
+    scale = np.where(amax > 0, amax / 127, 1.0)
+    codes = np.clip(np.round(x / scale), -127, 127).astype(np.int8)
+    return codes, scale
+
+
+def dequantize_int8_np(codes, scale):
+    """The float64 numbers the int8 codes stand for: codes * scale."""
+    return codes.astype(np.float64) * scale
+
+
+import torch
+
+
+def quantize_int8_pt(x, dim):
+    """quantize_int8_np in PyTorch: one scale per slice reduced over `dim`."""
+    amax = x.abs().amax(dim=dim, keepdim=True)
+    scale = torch.where(amax > 0, amax / 127, torch.ones_like(amax))
+    return torch.round(x / scale).clamp(-127, 127).to(torch.int8), scale
+
+
+class Int8KVCache:
+    """A KV cache that stores K and V as int8 codes with float scales; the interface of
+    chapter 11's KVCache (update, __len__, nbytes), so TinyLM decodes through it unchanged.
+
+    key_axis, value_axis: "token" (one scale per token and head over its D channels; a token
+    is quantised when it arrives) or "channel" (one scale per channel and head for each group
+    of `group` tokens; the newest tokens wait in full precision until their group is full,
+    as KIVI does). Reading dequantises everything: codes * scale."""
+
+    def __init__(self, n_layers, key_axis="channel", value_axis="token", group=16):
+        for axis in (key_axis, value_axis):
+            if axis not in ("token", "channel"):
+                raise ValueError(f'axis must be "token" or "channel"; got {axis!r}')
+        self.axes, self.group = {"k": key_axis, "v": value_axis}, group
+        self.codes = {n: [None] * n_layers for n in "kv"}     # int8, (B, Hkv, T_q, D)
+        self.scales = {n: [None] * n_layers for n in "kv"}
+        self.fresh = {n: [None] * n_layers for n in "kv"}     # not quantised yet
+        self.pos = [None] * n_layers
+
+    def __len__(self):
+        return 0 if self.pos[0] is None else self.pos[0].shape[1]
+
+    def _store(self, name, layer, x):
+        if self.axes[name] == "token":
+            codes, scale = quantize_int8_pt(x, dim=-1)          # scale (B, Hkv, L, 1)
+        else:
+            if self.fresh[name][layer] is not None:
+                x = torch.cat([self.fresh[name][layer], x], dim=2)
+            n = x.shape[2] // self.group * self.group           # whole groups only
+            self.fresh[name][layer] = x[:, :, n:]
+            if n == 0:
+                return
+            B, Hkv, _, D = x.shape
+            grouped = x[:, :, :n].reshape(B, Hkv, n // self.group, self.group, D)
+            codes, scale = quantize_int8_pt(grouped, dim=-2)    # scale (B, Hkv, g, 1, D)
+            codes, scale = codes.reshape(B, Hkv, n, D), scale.reshape(B, Hkv, n // self.group, D)
+        for store, new in ((self.codes, codes), (self.scales, scale)):
+            old = store[name][layer]
+            store[name][layer] = new if old is None else torch.cat([old, new], dim=2)
+
+    def _read(self, name, layer):
+        codes, scale, fresh = (self.codes[name][layer], self.scales[name][layer],
+                               self.fresh[name][layer])
+        if codes is None:
+            return fresh
+        if self.axes[name] == "channel":
+            scale = scale.repeat_interleave(self.group, dim=2)  # (B, Hkv, T_q, D)
+        x = codes.to(scale.dtype) * scale
+        return x if fresh is None or fresh.shape[2] == 0 else torch.cat([x, fresh], dim=2)
+
+    def update(self, layer, k, v, pos):
+        """Store k, v (B, Hkv, L, D) at positions pos (B, L); return everything cached,
+        dequantised, with the positions."""
+        self._store("k", layer, k)
+        self._store("v", layer, v)
+        self.pos[layer] = pos if self.pos[layer] is None else torch.cat([self.pos[layer], pos], 1)
+        return self._read("k", layer), self._read("v", layer), self.pos[layer]
+
+    def nbytes(self):
+        parts = [t for n in "kv" for store in (self.codes, self.scales, self.fresh)
+                 for t in store[n] if t is not None]
+        return sum(t.numel() * t.element_size() for t in parts)
+
+
 from collections import deque
 
 import numpy as np
@@ -225,6 +317,35 @@ def simulate_static(trace, n_blocks, block_size=16, max_len=None):
             t += 1
     return dict(finish=finish, live=np.array(live), held=np.array(held), B=B)
 
+
+def simulate_orca(trace, n_blocks, block_size=16, max_len=None):
+    """Iteration-level scheduling with max-length reservation (Orca): before every step,
+    waiting requests join in arrival order while a contiguous reservation of max_len slots
+    is free (B = budget // max_len at once); a request leaves, freeing its reservation, right
+    after its last token. The scheduling of simulate_continuous, the memory of
+    simulate_static: it needs no preemption, since a reservation never grows."""
+    max_len = max_len or max(p + o for _, p, o in trace)
+    B = n_blocks * block_size // max_len
+    made, finish = [0] * len(trace), [None] * len(trace)
+    live, held, batch = [], [], []
+    waiting, running, arrived, t = deque(), [], 0, 0
+    while arrived < len(trace) or waiting or running:
+        while arrived < len(trace) and trace[arrived][0] <= t:
+            waiting.append(arrived)
+            arrived += 1
+        while waiting and len(running) < B:                 # a free reservation: join
+            running.append(waiting.popleft())
+        for r in running:                                    # one token each (prefill first)
+            made[r] += 1
+        live.append(sum(trace[r][1] + made[r] - 1 for r in running))
+        held.append(len(running) * max_len)
+        batch.append(len(running))
+        for r in [r for r in running if made[r] == trace[r][2]]:
+            running.remove(r)
+            finish[r] = t
+        t += 1
+    return dict(finish=finish, live=np.array(live), held=np.array(held),
+                batch=np.array(batch), B=B)
 
 def simulate_continuous(trace, n_blocks, block_size=16):
     """Continuous (iteration-level) batching on a BlockPool of n_blocks blocks. Before every
@@ -363,98 +484,6 @@ class PagedKVCache:
         return k_all, v_all, torch.arange(k_all.shape[2])[None]
 
 
-def quantize_int8_np(x, axis):
-    """Symmetric int8 quantisation, float64: one scale per slice of x reduced over `axis`
-    (kept as a size-1 axis; None: one scale for all of x). scale = max |x| / 127 over the
-    slice (1 for an all-zero slice), codes = round(x / scale) in [-127, 127].
-    K or V of shape (..., T, D): axis=-1 is per token, axis=-2 per channel.
-    Returns (codes int8, scale float64)."""
-    x = np.asarray(x, dtype=np.float64)
-    amax = np.abs(x).max(axis=axis, keepdims=True)
-    scale = np.where(amax > 0, amax / 127, 1.0)
-    codes = np.clip(np.round(x / scale), -127, 127).astype(np.int8)
-    return codes, scale
-
-
-def dequantize_int8_np(codes, scale):
-    """The float64 numbers the int8 codes stand for: codes * scale."""
-    return codes.astype(np.float64) * scale
-
-
-import torch
-
-
-def quantize_int8_pt(x, dim):
-    """quantize_int8_np in PyTorch: one scale per slice reduced over `dim`."""
-    amax = x.abs().amax(dim=dim, keepdim=True)
-    scale = torch.where(amax > 0, amax / 127, torch.ones_like(amax))
-    return torch.round(x / scale).clamp(-127, 127).to(torch.int8), scale
-
-
-class Int8KVCache:
-    """A KV cache that stores K and V as int8 codes with float scales; the interface of
-    chapter 11's KVCache (update, __len__, nbytes), so TinyLM decodes through it unchanged.
-
-    key_axis, value_axis: "token" (one scale per token and head over its D channels; a token
-    is quantised when it arrives) or "channel" (one scale per channel and head for each group
-    of `group` tokens; the newest tokens wait in full precision until their group is full,
-    as KIVI does). Reading dequantises everything: codes * scale."""
-
-    def __init__(self, n_layers, key_axis="channel", value_axis="token", group=16):
-        for axis in (key_axis, value_axis):
-            if axis not in ("token", "channel"):
-                raise ValueError(f'axis must be "token" or "channel"; got {axis!r}')
-        self.axes, self.group = {"k": key_axis, "v": value_axis}, group
-        self.codes = {n: [None] * n_layers for n in "kv"}     # int8, (B, Hkv, T_q, D)
-        self.scales = {n: [None] * n_layers for n in "kv"}
-        self.fresh = {n: [None] * n_layers for n in "kv"}     # not quantised yet
-        self.pos = [None] * n_layers
-
-    def __len__(self):
-        return 0 if self.pos[0] is None else self.pos[0].shape[1]
-
-    def _store(self, name, layer, x):
-        if self.axes[name] == "token":
-            codes, scale = quantize_int8_pt(x, dim=-1)          # scale (B, Hkv, L, 1)
-        else:
-            if self.fresh[name][layer] is not None:
-                x = torch.cat([self.fresh[name][layer], x], dim=2)
-            n = x.shape[2] // self.group * self.group           # whole groups only
-            self.fresh[name][layer] = x[:, :, n:]
-            if n == 0:
-                return
-            B, Hkv, _, D = x.shape
-            grouped = x[:, :, :n].reshape(B, Hkv, n // self.group, self.group, D)
-            codes, scale = quantize_int8_pt(grouped, dim=-2)    # scale (B, Hkv, g, 1, D)
-            codes, scale = codes.reshape(B, Hkv, n, D), scale.reshape(B, Hkv, n // self.group, D)
-        for store, new in ((self.codes, codes), (self.scales, scale)):
-            old = store[name][layer]
-            store[name][layer] = new if old is None else torch.cat([old, new], dim=2)
-
-    def _read(self, name, layer):
-        codes, scale, fresh = (self.codes[name][layer], self.scales[name][layer],
-                               self.fresh[name][layer])
-        if codes is None:
-            return fresh
-        if self.axes[name] == "channel":
-            scale = scale.repeat_interleave(self.group, dim=2)  # (B, Hkv, T_q, D)
-        x = codes.to(scale.dtype) * scale
-        return x if fresh is None or fresh.shape[2] == 0 else torch.cat([x, fresh], dim=2)
-
-    def update(self, layer, k, v, pos):
-        """Store k, v (B, Hkv, L, D) at positions pos (B, L); return everything cached,
-        dequantised, with the positions."""
-        self._store("k", layer, k)
-        self._store("v", layer, v)
-        self.pos[layer] = pos if self.pos[layer] is None else torch.cat([self.pos[layer], pos], 1)
-        return self._read("k", layer), self._read("v", layer), self.pos[layer]
-
-    def nbytes(self):
-        parts = [t for n in "kv" for store in (self.codes, self.scales, self.fresh)
-                 for t in store[n] if t is not None]
-        return sum(t.numel() * t.element_size() for t in parts)
-
-
 class SinkKVCache:
     """StreamingLLM's cache: per layer, the keys and values of the first n_sink positions
     (the attention sinks) and of the last `window` positions; everything between is evicted.
@@ -508,6 +537,8 @@ def verify_proposal(target, cache, last, proposal):
     return a, int(greedy[a])          # a == k: all kept, plus a bonus token
 
 
+import copy
+
 from attnlab.kv_cache import KVCache
 
 
@@ -519,9 +550,24 @@ def truncate_cache(cache, T):
             cache.pos[i] = cache.pos[i][:, :T]
 
 
+class EmbedExit(torch.nn.Module):
+    """The 0-block early exit: embedding -> final LayerNorm -> head. Its next token depends
+    on the current token alone (a bigram model), so it needs no cache."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.embed, self.ln_f = copy.deepcopy(model.embed), copy.deepcopy(model.ln_f)
+        self.head, self.blocks = copy.deepcopy(model.head), []
+
+    def forward(self, tokens, cache=None):
+        return self.head(self.ln_f(self.embed(tokens)))
+
+
 def early_exit_draft(model, n_layers=1):
     """A draft model from the target itself: its embedding, its first n_layers blocks, its
     final LayerNorm and head (layer skipping, as in self-speculative decoding)."""
+    if n_layers == 0:
+        return EmbedExit(model).eval()
     c = model.config
     draft = TinyLM(c["V"], c["E"], c["H"], c["Hkv"], n_layers, c["F"])
     draft = draft.to(model.head.weight.dtype)            # before loading: no float32 detour
@@ -533,8 +579,10 @@ def early_exit_draft(model, n_layers=1):
 
 def draft_propose(draft, cache, tokens, k):
     """The draft's k greedy tokens after `tokens` (a list); its cache first catches up on
-    the tokens it has not seen (one chunk), then takes one token per step."""
-    feed, proposal = torch.tensor([tokens[len(cache):]]), []
+    the tokens it has not seen (one chunk), then takes one token per step. cache=None: a
+    draft without blocks, which needs the last token only."""
+    seen = len(tokens) - 1 if cache is None else len(cache)
+    feed, proposal = torch.tensor([tokens[seen:]]), []
     for _ in range(k):
         nxt = draft(feed, cache=cache)[0, -1].argmax().item()
         proposal.append(nxt)
@@ -549,7 +597,8 @@ def speculative_generate(target, draft, prompt, n_new, k):
     tokens. Returns (tokens (1, P + n_new), target passes, accepted count of every round).
     The target's cache always holds every token but the last."""
     tokens, P = prompt[0].tolist(), prompt.shape[1]
-    tc, dc = KVCache(len(target.blocks)), KVCache(len(draft.blocks))
+    tc = KVCache(len(target.blocks))
+    dc = KVCache(len(draft.blocks)) if len(draft.blocks) else None
     passes, accepted = 0, []
     if P > 1:
         target(prompt[:, :-1], cache=tc)                      # prefill: one pass
@@ -560,5 +609,6 @@ def speculative_generate(target, draft, prompt, n_new, k):
         tokens += proposal[:a] + [fix]
         passes, accepted = passes + 1, accepted + [a]
         truncate_cache(tc, len(tokens) - 1)                   # drop rejected keys
-        truncate_cache(dc, min(len(dc), len(tokens) - 1))
+        if dc is not None:
+            truncate_cache(dc, min(len(dc), len(tokens) - 1))
     return torch.tensor([tokens[:P + n_new]]), passes, accepted

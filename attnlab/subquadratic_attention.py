@@ -510,3 +510,64 @@ def decayed_attention_np(q, k, v, log_gamma):
     q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
     scores = q @ k.swapaxes(-2, -1)                  # (..., L, D) @ (..., D, L) -> (..., L, L)
     return (decay_mask_np(log_gamma) * scores) @ v, None   # (..., L, L) @ (..., L, Dv)
+
+
+import numpy as np
+
+from attnlab.scaled_dot_product import check_qkv_shapes
+
+
+def delta_rule_recurrent_np(q, k, v, beta):
+    """The delta rule (DeltaNet) as a recurrence, one step per token, NumPy float64.
+
+    S_t = S_{t-1} + beta_t k_t (v_t - S_{t-1}^T k_t)^T and o_t = S_t^T q_t: before writing
+    v_t under the key k_t, take away what the state already returns for k_t, so a key written
+    twice (beta = 1, unit key) keeps only its newest value. q, k: (..., L, D), v: (..., L, Dv),
+    beta broadcastable to (..., L), each in [0, 1] (keys are usually L2-normalised).
+    Returns (out (..., L, Dv), state (..., D, Dv) after the last token).
+    """
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    check_qkv_shapes(q, k, v)
+    if q.shape[-2] != k.shape[-2]:
+        raise ValueError(f"the delta rule is causal and needs L == S; got q {tuple(q.shape)}, "
+                         f"k {tuple(k.shape)}")
+    beta = np.broadcast_to(np.asarray(beta, dtype=np.float64), q.shape[:-1])
+    if (beta < 0).any() or (beta > 1).any():
+        raise ValueError("beta must lie in [0, 1]: it is the step size of each write")
+    state = np.zeros(q.shape[:-2] + (q.shape[-1], v.shape[-1]))   # (..., D, Dv)
+    out = np.empty(q.shape[:-1] + (v.shape[-1],))
+    for t in range(q.shape[-2]):
+        k_t = k[..., t, :]                                         # (..., D)
+        old = np.einsum("...d,...dv->...v", k_t, state)           # what S returns for k_t
+        new = beta[..., t, None] * (v[..., t, :] - old)           # (..., Dv): the correction
+        state = state + k_t[..., :, None] * new[..., None, :]     # (..., D, 1) * (..., 1, Dv)
+        out[..., t, :] = np.einsum("...d,...dv->...v", q[..., t, :], state)
+    return out, state
+
+
+import torch
+
+
+def delta_rule_parallel_pt(q, k, v, beta):
+    """The delta rule in its parallel form, PyTorch, autograd-ready: one triangular solve.
+
+    Write S_t = sum_{j <= t} k_j u_j^T. The recurrence gives u_t = beta_t (v_t - sum_{j<t}
+    (k_t . k_j) u_j), that is (I + diag(beta) tril(K K^T, -1)) U = diag(beta) V, a unit lower-
+    triangular system; then O = tril(Q K^T) U. O(L^2) work, no loop over tokens. Equal to
+    delta_rule_recurrent_np. q, k: (..., L, D), v: (..., L, Dv), beta: (..., L) or a number.
+    Returns (out, None).
+    """
+    check_qkv_shapes(q, k, v)
+    if q.shape[-2] != k.shape[-2]:
+        raise ValueError(f"the delta rule is causal and needs L == S; got q {tuple(q.shape)}, "
+                         f"k {tuple(k.shape)}")
+    L = q.shape[-2]
+    beta = torch.as_tensor(beta, dtype=q.dtype).expand(q.shape[:-1])   # (..., L)
+    if (beta < 0).any() or (beta > 1).any():
+        raise ValueError("beta must lie in [0, 1]: it is the step size of each write")
+    kk = torch.tril(k @ k.transpose(-2, -1), diagonal=-1)   # (..., L, D) @ (..., D, L) -> (L, L)
+    system = torch.eye(L, dtype=q.dtype) + beta.unsqueeze(-1) * kk          # unit lower-triangular
+    u = torch.linalg.solve_triangular(system, beta.unsqueeze(-1) * v, upper=False,
+                                      unitriangular=True)                  # (..., L, Dv)
+    scores = torch.tril(q @ k.transpose(-2, -1))            # (..., L, L), causal, diagonal kept
+    return scores @ u, None                                 # (..., L, L) @ (..., L, Dv)

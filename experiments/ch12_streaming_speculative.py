@@ -4,7 +4,8 @@ its committed weights), every forward pass in float64.
 
 Streaming: 256 positions of the Zen of Python from "Beautiful is" (the training length, so
 absolute positions stay in range), a window of W = 16 keys with 0 sinks (a plain sliding
-window) or 4 sinks (attnlab.serving.SinkKVCache). Recorded per seed: the largest |logit
+window) or 4 sinks (attnlab.serving.SinkKVCache); the same again with W = 128 (the control:
+a window half the training length). Recorded per seed: the largest |logit
 error| against the full cache at every position (teacher-forced, one token per step), the
 attention weight that full attention puts on the first 4 positions (per layer and head, mean
 over queries 64..255) and its uniform share, and greedy decoding of 244 characters after
@@ -14,9 +15,12 @@ Speculative decoding: target = the trained 2-layer model, draft = its first bloc
 (attnlab.serving.early_exit_draft), 200 new characters after "Beautiful is", k = 1..6
 proposals per round (attnlab.serving.speculative_generate). Recorded per seed and k: whether
 the tokens equal plain greedy cached decoding (they must), the target passes (prefill
-included; plain decoding takes n_new), the accepted count of every round.
+included; plain decoding takes n_new), the draft's forward passes (counted by a hook), the
+accepted count of every round. The same again on five prompts (PROMPTS) with two drafts, the
+first block (about 0.51 of a target pass) and the 0-block exit (embedding, final LayerNorm
+and head: a bigram, about 0.03 of a pass), to test whether one prompt's verdict holds.
 
-    OMP_NUM_THREADS=1 python experiments/ch12_streaming_speculative.py      # ~1-2 min
+    OMP_NUM_THREADS=1 python experiments/ch12_streaming_speculative.py      # ~1 min of CPU
     OMP_NUM_THREADS=1 python experiments/ch12_streaming_speculative.py --quick --out /tmp/q.json
 """
 from __future__ import annotations
@@ -40,8 +44,11 @@ from attnlab.serving import SinkKVCache, early_exit_draft, speculative_generate
 RESULTS = Path(__file__).resolve().parent / "results"
 RESULT = RESULTS / "ch12_streaming_speculative.json"
 PROMPT = "Beautiful is"
-FULL = dict(seeds=[0, 1, 2], n_pos=256, window=16, n_sink=4, n_new=200, ks=[1, 2, 3, 4, 5, 6])
-QUICK = dict(seeds=[0], n_pos=40, window=8, n_sink=2, n_new=12, ks=[1, 3])
+FULL = dict(seeds=[0, 1, 2], n_pos=256, window=16, n_sink=4, n_new=200, ks=[1, 2, 3, 4, 5, 6],
+            control_window=128, prompts=["Beautiful is", "Flat is", "Now is", "Errors should",
+                                         "If the implem"], drafts=[1, 0])
+QUICK = dict(seeds=[0], n_pos=40, window=8, n_sink=2, n_new=12, ks=[1, 3], control_window=16,
+             prompts=["Flat is"], drafts=[1, 0])
 
 
 def load_char_lm(vocab, seed, dtype=torch.float64):
@@ -90,7 +97,9 @@ def first_share(model, ids, n_first, from_q):
     return shares
 
 
-def streaming(model, vocab, text, cfg):
+def streaming(model, vocab, text, cfg, window=None):
+    """Full cache against a window and sinks + window; `window` overrides cfg's."""
+    W = window or cfg["window"]
     start = text.index(PROMPT)
     ids = torch.tensor([vocab.encode(text[start:start + cfg["n_pos"]])])      # (1, n_pos)
     prompt = ids[:, :len(PROMPT)]
@@ -99,9 +108,9 @@ def streaming(model, vocab, text, cfg):
     full = greedy_one_by_one(model, prompt, n_gen, KVCache(2))
     out = dict(text={"full cache": vocab.decode(full)}, error={}, first_difference={})
     for name, n_sink in (("window only", 0), ("sinks + window", cfg["n_sink"])):
-        got = teacher_forced(model, ids, SinkKVCache(2, cfg["window"], n_sink))
+        got = teacher_forced(model, ids, SinkKVCache(2, W, n_sink))
         out["error"][name] = [round(float(e), 4) for e in (got - ref).abs().amax(-1)[0]]
-        toks = greedy_one_by_one(model, prompt, n_gen, SinkKVCache(2, cfg["window"], n_sink))
+        toks = greedy_one_by_one(model, prompt, n_gen, SinkKVCache(2, W, n_sink))
         out["text"][name] = vocab.decode(toks)
         out["first_difference"][name] = first_difference(toks, full)
     from_q = cfg["n_pos"] // 4
@@ -111,16 +120,25 @@ def streaming(model, vocab, text, cfg):
     return out
 
 
-def speculative(model, vocab, cfg):
-    prompt = torch.tensor([vocab.encode(PROMPT)])
+def speculative(model, vocab, cfg, prompt_text=PROMPT, n_layers=1):
+    prompt = torch.tensor([vocab.encode(prompt_text)])
     ref, _ = generate_cached(model, prompt, cfg["n_new"])
-    draft = early_exit_draft(model, 1)
+    draft = early_exit_draft(model, n_layers)
+    calls = [0]
+    draft.register_forward_pre_hook(lambda module, args: calls.__setitem__(0, calls[0] + 1))
     rows = []
     for k in cfg["ks"]:
+        calls[0] = 0
         tokens, passes, accepted = speculative_generate(model, draft, prompt, cfg["n_new"], k)
         rows.append(dict(k=k, identical=bool(torch.equal(tokens, ref)), passes=passes,
-                         accepted=accepted))
+                         draft_passes=calls[0], accepted=accepted))
     return dict(plain_passes=cfg["n_new"], rows=rows)
+
+
+def speculative_prompts(model, vocab, cfg):
+    """{draft blocks: {prompt: speculative(...)}} over cfg's prompts and drafts."""
+    return {str(d): {p: speculative(model, vocab, cfg, p, d) for p in cfg["prompts"]}
+            for d in cfg["drafts"]}
 
 
 def main(argv=None):
@@ -137,7 +155,10 @@ def main(argv=None):
     for seed in cfg["seeds"]:
         model = load_char_lm(vocab, seed)
         runs.append(dict(seed=seed, streaming=streaming(model, vocab, text, cfg),
-                         speculative=speculative(model, vocab, cfg)))
+                         streaming_control=streaming(model, vocab, text, cfg,
+                                                     cfg["control_window"]),
+                         speculative=speculative(model, vocab, cfg),
+                         speculative_prompts=speculative_prompts(model, vocab, cfg)))
     result = dict(config=cfg, prompt=PROMPT, quick=args.quick, dtype="float64",
                   torch=torch.__version__, runs=runs,
                   wall_seconds=round(time.perf_counter() - start, 1))

@@ -9,9 +9,11 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from attnlab.beyond_text import (CBAM, PatchEmbed, SqueezeExcite, TinyViT, axial_allowed_np,
-                                 best_gate_error_np, cbam_np, channel_attention_np,
-                                 conv_patch_embed_np, gate_costs, mean_attention_distance,
+from attnlab.beyond_text import (CBAM, PatchEmbed, SmallCNN, SqueezeExcite, TinyViT,
+                                 attention_entropy, axial_allowed_np, best_gate_error_np,
+                                 cbam_np, channel_attention_np, cnn_flops, conv_patch_embed_np,
+                                 errors_by_gap, gat_layer_np, gate_costs, gatv2_layer_np,
+                                 mean_attention_distance, vit_flops,
                                  patch_embed_np, patchify_np, pos_2d_sincos_np,
                                  relation_images, row_attention_np, se_np,
                                  unfold_patch_embed_pt, vit_tokens, vqa_images)
@@ -178,7 +180,74 @@ def test_ch15_experiment_quick_and_stored(tmp_path):
     out = tmp_path / "quick.json"
     module.main(["--quick", "--out", str(out)])
     quick = json.loads(out.read_text())
-    assert quick["quick"] and {r["model"] for r in quick["relation"]} == {"vit", "cnn"}
+    assert quick["quick"] and {r["model"] for r in quick["relation"]} == {"vit", "vit2", "cnn",
+                                                                           "cnn_wide"}
+    assert {r["condition"] for r in quick["relation"]} == {"base", "large", "lr"}
     stored = json.loads(module.RESULT.read_text())
     assert not stored["quick"] and sorted({r["seed"] for r in stored["relation"]}) == [0, 1, 2]
     assert module.WEIGHTS.exists() and module.WEIGHTS.stat().st_size < 2_000_000
+
+
+@pytest.mark.parametrize("hw,P,E,H,depth,F_hidden,n_classes", [((16, 16), 4, 32, 2, 2, 64, 2),
+                                                               ((16, 16), 2, 32, 2, 2, 64, 2),
+                                                               ((12, 20), 4, 24, 3, 3, 40, 5)])
+def test_vit_flops_formula_equals_torch_flop_counter(hw, P, E, H, depth, F_hidden, n_classes):
+    """The counted formula against torch's own FlopCounterMode (matmuls and convolutions)."""
+    from torch.utils.flop_counter import FlopCounterMode
+    m = TinyViT(hw, P, E=E, H=H, depth=depth, F_hidden=F_hidden, n_classes=n_classes)
+    with FlopCounterMode(display=False) as counter:
+        m(torch.zeros(1, 3, *hw))
+    assert counter.get_total_flops() == vit_flops(*hw, P, E=E, heads=H, depth=depth,
+                                                  F_hidden=F_hidden, n_classes=n_classes)
+
+
+@pytest.mark.parametrize("hw,widths", [((16, 16), (16, 32, 40)), ((16, 16), (28, 55, 69)),
+                                       ((12, 20), (5, 7, 9))])
+def test_cnn_flops_formula_equals_torch_flop_counter(hw, widths):
+    from torch.utils.flop_counter import FlopCounterMode
+    m = SmallCNN(hw, widths=widths)
+    with FlopCounterMode(display=False) as counter:
+        m(torch.zeros(1, 3, *hw))
+    assert counter.get_total_flops() == cnn_flops(*hw, widths=widths)
+
+
+def test_attention_entropy_of_uniform_and_one_hot():
+    N = 16
+    uniform = np.full((2, 1, N + 1, N + 1), 1 / (N + 1))
+    eye = np.zeros((1, 1, N + 1, N + 1)); eye[0, 0, np.arange(N + 1), np.arange(N + 1)] = 1
+    assert abs(attention_entropy(uniform)[0] - np.log(N)) < 1e-12
+    assert attention_entropy(eye)[0] == 0.0
+
+
+def test_errors_by_gap_by_hand():
+    corners = np.array([[[0, 1], [5, 2]], [[0, 9], [0, 4]], [[3, 3], [1, 4]]])   # gaps 1, 5, 1
+    errors, counts = errors_by_gap([1, 0, 0], [1, 1, 1], corners)
+    assert counts[0] == 2 and counts[4] == 1 and counts.sum() == 3
+    assert errors[0] == 1 and errors[4] == 1 and errors.sum() == 2
+
+
+def test_gat_ranks_keys_the_same_for_every_query_and_gatv2_does_not():
+    rng = np.random.default_rng(4)
+    n = 7
+    h = rng.standard_normal((n, 5))
+    full = np.ones((n, n), dtype=bool)
+    for trial in range(5):
+        _, w = gat_layer_np(h, full, rng.standard_normal((5, 3)), rng.standard_normal(6))
+        assert len({tuple(np.argsort(-row)) for row in w}) == 1
+    _, w2 = gatv2_layer_np(h, full, *(rng.standard_normal(s) for s in ((5, 3), (5, 3), (3,))))
+    assert len({tuple(np.argsort(-row)) for row in w2}) > 1
+    assert np.allclose(w2.sum(-1), 1.0, rtol=0, atol=1e-12)
+
+
+def test_gatv2_against_loops_on_a_sparse_graph_float64():
+    rng = np.random.default_rng(5)
+    n = 6
+    adj = rng.random((n, n)) < 0.4
+    h, Wl, Wr, a = (rng.standard_normal(s) for s in ((n, 4), (4, 3), (4, 3), (3,)))
+    out, w = gatv2_layer_np(h, adj, Wl, Wr, a)
+    for i in range(n):
+        nb = [j for j in range(n) if adj[i, j] or i == j]
+        z = np.array([a @ np.where(t > 0, t, 0.2 * t) for t in (h[i] @ Wl + h[j] @ Wr for j in nb)])
+        p = np.exp(z - z.max()); p /= p.sum()
+        assert np.abs(out[i] - sum(pj * (h[j] @ Wr) for pj, j in zip(p, nb))).max() < 1e-12
+        assert np.abs(np.delete(w[i], nb)).max(initial=0) == 0

@@ -226,3 +226,31 @@ def test_solution_opening_counts_its_exercises(path):
     n = len(exercise_cells(nb))
     assert nb.cells[0].source.split("\n\n")[1].startswith(f"{NUMBER_WORDS[n]} exercises on"), (
         f"the opening cell of solutions/{path.name} should say '{NUMBER_WORDS[n]} exercises on'")
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=ids)
+def test_no_placeholder_left(path):
+    """No TODO of the exercise skeleton (tools/new_exercise.py) is left in the chapter or its
+    solutions (cell sources only: a figure's base64 may spell anything)."""
+    import new_exercise
+    for nb_path in (path, SOLUTIONS / path.name):
+        left = new_exercise.leftover_todos(read(nb_path))
+        assert not left, f"{nb_path.name}: placeholders left: {left[:3]}"
+
+
+def test_new_exercise_skeleton_per_kind(tmp_path):
+    """The skeleton of each kind has the cells that kind needs, a short function name, its
+    TODOs (which --check then reports), and lines of at most 100 columns."""
+    import new_exercise
+    for kind in new_exercise.KINDS:
+        cells = new_exercise.skeleton(7, "Share a prefix of a much longer sequence", kind, "12")
+        types = [c.cell_type for c in cells]
+        assert types == (["markdown", "code", "code", "markdown", "code"] if kind == "debug"
+                         else ["markdown", "code", "code"]), (kind, types)
+        assert "check" in cells[-1].metadata["tags"]
+        assert "def share_a_prefix(" in "".join(c.source for c in cells)
+        assert ("def prediction():" in cells[1].source) == (kind == "predict, then measure")
+        assert all(len(line) <= 100 for c in cells for line in c.source.splitlines()), kind
+    import nbformat
+    nb = nbformat.v4.new_notebook(cells=cells)
+    assert new_exercise.leftover_todos(nb)

@@ -317,3 +317,158 @@ def test_trained_model_cached_equals_uncached():
     tok_u64, log_u64 = generate_uncached(model64, prompt, 40)
     assert torch.equal(tok_c64, tok_u64)
     assert (log_c64 - log_u64).abs().max().item() <= TOL64
+
+
+# ---------------------------------------------------------------- the mask once per forward
+def test_shared_mask_equals_mask_per_layer(monkeypatch):
+    """Building the mask once per forward changes no logit: a left-padded batch, a sliding
+    window and a chunked prefill, with share_mask True and False; and it is built once."""
+    import attnlab.kv_cache as kv
+    builds = []
+    real = kv.visible_pt
+    monkeypatch.setattr(kv, "visible_pt", lambda *a, **k: builds.append(1) or real(*a, **k))
+    model = make_lm(2, n_layers=3)
+    tokens, pos = left_pad([[3, 4, 5, 6, 7], [8, 9], [1, 2, 3]])
+    out = {}
+    for share in (False, True):
+        model.share_mask = share
+        builds.clear()
+        cache = KVCache(3)
+        with torch.no_grad():
+            first = model(tokens[:, :3], pos=pos[:, :3], cache=cache, window=3)
+            rest = model(tokens[:, 3:], pos=pos[:, 3:], cache=cache, window=3)
+            step = model(tokens[:, -1:], pos=pos[:, -1:] + 1, cache=cache, window=3)
+        out[share] = torch.cat([first, rest, step], dim=1)
+        assert len(builds) == (3 * 3 if not share else 3)
+    model.share_mask = True
+    assert torch.equal(out[False], out[True])
+
+
+def test_shared_mask_rebuilds_for_other_positions():
+    masks = {}
+    q = torch.tensor([[2, 3]])
+    a = kv_shared_mask(masks, q, torch.tensor([[0, 1, 2, 3]]))
+    assert a is kv_shared_mask(masks, q, torch.tensor([[0, 1, 2, 3]]))     # equal: reused
+    b = kv_shared_mask(masks, q, torch.tensor([[-1, 1, 2, 3]]))             # a pad: rebuilt
+    assert torch.equal(b, visible_pt(q, torch.tensor([[-1, 1, 2, 3]]))) and not torch.equal(a, b)
+    c = kv_shared_mask(masks, q, torch.tensor([[1, 2, 3]]))                  # other shape
+    assert c.shape == (1, 1, 2, 3)
+
+
+def kv_shared_mask(*args):
+    from attnlab.kv_cache import shared_mask
+    return shared_mask(*args)
+
+
+# ---------------------------------------------------------------- the preallocated cache
+@pytest.mark.parametrize("Hkv", [H, 1])
+def test_preallocated_cache_equals_cat_cache(Hkv):
+    from attnlab.kv_cache import PreallocatedKVCache
+    model = make_lm(Hkv)
+    tokens, pos = left_pad([[3, 4, 5, 6, 7, 8, 9], [8, 9], [1, 2, 3, 4]])
+    logits = {}
+    for name, cache in (("cat", KVCache(LAYERS)), ("pre", PreallocatedKVCache(LAYERS, 12))):
+        with torch.no_grad():
+            chunks = [model(tokens[:, :4], pos=pos[:, :4], cache=cache),
+                      model(tokens[:, 4:], pos=pos[:, 4:], cache=cache)]
+            p = pos[:, -1:]
+            for t in range(5):
+                p = p + 1
+                chunks.append(model(chunks[-1][:, -1:].argmax(-1), pos=p, cache=cache))
+        logits[name] = torch.cat(chunks, dim=1)
+        assert len(cache) == 12 and cache.k[1].shape == (3, Hkv, 12, E // H)
+    assert (logits["cat"] - logits["pre"]).abs().max().item() <= TOL64
+    with pytest.raises(ValueError, match="max_len=12"):
+        cache.update(0, *[torch.zeros(3, Hkv, 1, E // H, dtype=torch.float64)] * 2,
+                     torch.zeros(3, 1, dtype=torch.long))
+
+
+def test_copy_counter_counts_cache_copies():
+    """Bytes written per update: the whole past for torch.cat, one slice preallocated."""
+    from attnlab.kv_cache import CopyCounter, PreallocatedKVCache
+    Bc, Hkv, D, n_layers = 3, 2, 6, 2
+    per_slot = 2 * Bc * Hkv * D * 4 + Bc * 8               # K and V float32, int64 positions
+    for cache in (KVCache(n_layers), PreallocatedKVCache(n_layers, 30)):
+        T = 0
+        for L in (5, 1, 1, 3, 1):
+            k = torch.randn(Bc, Hkv, L, D)
+            with CopyCounter() as counter:
+                for layer in range(n_layers):
+                    cache.update(layer, k, k, torch.arange(T, T + L).expand(Bc, L))
+            if isinstance(cache, PreallocatedKVCache):
+                assert counter.by_op == {"copy_": n_layers * per_slot * L}
+            else:
+                assert counter.bytes == (0 if T == 0 else n_layers * per_slot * (T + L))
+            T += L
+
+
+# ---------------------------------------------------------------- transformers' own caches
+def test_book_cache_matches_transformers_llama():
+    """The book's cache logic on a random Llama (GQA, D = 6, batch 2) against the model's
+    own full pass, DynamicCache decoding and DynamicCache's key/value tensors."""
+    transformers = pytest.importorskip("transformers")
+    from attnlab.kv_cache import PreallocatedKVCache, llama_forward_cached
+    torch.manual_seed(3)
+    cfg = transformers.LlamaConfig(vocab_size=29, hidden_size=18, intermediate_size=20,
+                                   num_hidden_layers=2, num_attention_heads=3,
+                                   num_key_value_heads=1, max_position_embeddings=32,
+                                   attn_implementation="sdpa")
+    hf = transformers.LlamaForCausalLM(cfg).double().eval()
+    ids = torch.randint(0, 29, (2, 11))
+    with torch.no_grad():
+        full = hf(ids, use_cache=False).logits
+        for cache in (KVCache(2), PreallocatedKVCache(2, 16)):
+            dyn = transformers.DynamicCache(config=cfg)
+            ours, theirs = [], []
+            for a, b in ((0, 5), (5, 8), (8, 9), (9, 10), (10, 11)):      # chunks, then steps
+                ours.append(llama_forward_cached(hf, ids[:, a:b], cache))
+                theirs.append(hf(ids[:, a:b], cache=dyn).logits)
+            assert (torch.cat(ours, 1) - full).abs().max().item() <= TOL64
+            assert (torch.cat(theirs, 1) - full).abs().max().item() <= TOL64
+            for i in range(2):
+                assert cache.k[i].shape == dyn.layers[i].keys.shape == (2, 1, 11, 6)
+                assert (cache.k[i] - dyn.layers[i].keys).abs().max().item() <= TOL64
+                assert (cache.v[i] - dyn.layers[i].values).abs().max().item() <= TOL64
+
+
+# ---------------------------------------------------------------- the timing experiment
+def load_timing():
+    spec = importlib.util.spec_from_file_location(
+        "ch11_timing", ROOT / "experiments" / "ch11_decode_timing.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_timing_script_functions_on_a_tiny_model():
+    module = load_timing()
+    model, prompt = make_lm(dtype=torch.float32), prompt_of(B=1)
+    timing = module.time_engines(model, prompt, [2, 3], reps=2)
+    assert set(timing) == {"2", "3"} and all(len(timing["3"][k]) == 2 for k in timing["3"])
+    d = timing["3"]                                  # wall and CPU seconds, paired per run
+    assert all(c > 0 for c in d["cached_cpu"]) and len(d["ratio_cpu"]) == 2
+    assert d["ratio_cpu"] == [u / c for u, c in zip(d["uncached_cpu"], d["cached_cpu"])]
+    assert model.share_mask
+    prof = module.profile_share(model, prompt, 3, reps=1)
+    assert prof["per_layer"]["calls"] == [3 * LAYERS] and prof["once"]["calls"] == [3]
+
+
+def test_stored_timing_result():
+    path = ROOT / "experiments" / "results" / "ch11_decode_timing.json"
+    result = json.loads(path.read_text())
+    cfg = result["config"]
+    assert cfg["Ns"] == [16, 32, 64, 128] and cfg["reps"] == 5
+    base = [c for c in result["conditions"] if c["batch"] == 1 and c["prompt_len"] == 12
+            and c["layers"] <= 4]                    # the load x width grid
+    assert sorted((c["busy"], c["model"]) for c in base) == sorted(
+        (b, m) for b in (0, cfg["busy"]) for m in {c["model"] for c in base})
+    others = sorted((c["batch"], c["prompt_len"], c["layers"], c["busy"])
+                    for c in result["conditions"] if c not in base)   # one setting changed
+    assert others == [(1, 12, cfg["deep"], 0), (1, cfg["long_prompt"], 2, 0),
+                      (cfg["batch"], 12, 2, 0)]
+    for c in result["conditions"]:
+        for N in cfg["Ns"]:
+            d = c["timing"][str(N)]
+            assert len(d["cached"]) == len(d["uncached"]) == len(d["ratio"]) == cfg["reps"]
+            assert len(d["cached_cpu"]) == len(d["mask_per_layer_over_once_cpu"]) == cfg["reps"]
+        assert c["profile"]["once"]["calls"] == [cfg["Ns"][-1]] * cfg["profile_reps"]

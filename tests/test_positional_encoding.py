@@ -18,7 +18,7 @@ from attnlab.positional_encoding import (LearnedPositionalEmbedding, alibi_bias_
                                          rope_rotate_half_pt, rope_wavelengths_np,
                                          sinusoidal_pe_np, sinusoidal_pe_pt,
                                          sinusoidal_shift_matrix_np, t5_relative_bucket_np,
-                                         yarn_inv_freq_np)
+                                         yarn_inv_freq_np, llama3_inv_freq_np, rope_partial_np)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -319,3 +319,107 @@ def test_context_extension_script_quick(tmp_path):
     full = json.loads((ROOT / "experiments" / "results" / "ch08_context_extension.json")
                       .read_text())
     assert not full["quick"] and len(full["run"]["seeds"]) >= 3
+
+
+# --- YaRN's two ramps, Llama 3.1's rule, partial rotary, T5's tables per stack
+
+def test_yarn_paper_ramp_by_hand():
+    theta = rope_inv_freq_np(8)
+    paper, factor = yarn_inv_freq_np(8, 4.0, 32, ramp="paper")
+    turns0 = 32 / (2 * np.pi)                           # pair 0: 5.09 turns, below beta = 32
+    rho0 = 1 - (turns0 - 1) / 31
+    assert paper[0] == pytest.approx(theta[0] * (1 - rho0) + theta[0] / 4 * rho0, rel=1e-14)
+    assert np.allclose(paper[1:], theta[1:] / 4, rtol=1e-14, atol=0)   # < 1 turn: PI
+    assert factor == pytest.approx(0.1 * np.log(4) + 1, rel=1e-14)
+    # the code's ramp keeps pair 0 whole at this size
+    assert yarn_inv_freq_np(8, 4.0, 32, ramp="code")[0][0] == 1.0
+    # every pair making >= beta_fast turns is kept by both ramps (D = 128, 4096 positions)
+    turns = 4096 * rope_inv_freq_np(128) / (2 * np.pi)
+    for ramp in ("paper", "code"):
+        f = yarn_inv_freq_np(128, 8.0, 4096, ramp=ramp)[0]
+        assert np.array_equal(f[turns >= 32], rope_inv_freq_np(128)[turns >= 32])
+    with pytest.raises(ValueError, match="ramp"):
+        yarn_inv_freq_np(8, 4.0, 32, ramp="both")
+
+
+@pytest.mark.parametrize("D,s,L,base,low,high", [(128, 8.0, 8192, 500000.0, 1.0, 4.0),
+                                                 (64, 4.0, 2048, 10000.0, 1.0, 4.0),
+                                                 (8, 4.0, 32, 10000.0, 1.0, 4.0),
+                                                 (96, 16.0, 1000, 10000.0, 2.0, 8.0)])
+def test_llama3_against_transformers(D, s, L, base, low, high):
+    rope_utils = pytest.importorskip("transformers.modeling_rope_utils")
+    cfg = _hf_config(D, int(L * s), dict(rope_type="llama3", rope_theta=base, factor=s,
+                                         low_freq_factor=low, high_freq_factor=high,
+                                         original_max_position_embeddings=L))
+    inv, factor = rope_utils.ROPE_INIT_FUNCTIONS["llama3"](cfg, "cpu")
+    ours = llama3_inv_freq_np(D, s, L, base, low, high)
+    assert factor == 1.0
+    assert np.allclose(inv.double().numpy(), ours, rtol=1e-6, atol=0)
+    paper = yarn_inv_freq_np(D, s, L, base, beta_fast=high, beta_slow=low, ramp="paper")[0]
+    assert np.allclose(ours, paper, rtol=1e-14, atol=0)
+
+
+@pytest.mark.parametrize("D,pct", [(40, 0.4), (24, 0.25), (64, 1.0), (32, 0.5)])
+def test_partial_rotary_against_gpt_neox(D, pct):
+    neox = pytest.importorskip("transformers.models.gpt_neox.modeling_gpt_neox")
+    transformers = pytest.importorskip("transformers")
+    emb = neox.GPTNeoXRotaryEmbedding(transformers.GPTNeoXConfig(
+        hidden_size=2 * D, num_attention_heads=2, rotary_pct=pct))
+    rotary_dim = int(D * pct)
+    torch.manual_seed(D)
+    q, k = torch.randn(2, 1, 2, 17, D)
+    cos, sin = emb(q, torch.arange(17)[None])
+    hq, hk = neox.apply_rotary_pos_emb(q, k, cos, sin)
+    for hf, x in [(hq, q), (hk, k)]:
+        ours = rope_partial_np(x.numpy(), np.arange(17), rotary_dim)
+        assert np.abs(hf.double().numpy() - ours).max() < 1e-5
+    with pytest.raises(ValueError, match="rotary_dim"):
+        rope_partial_np(np.zeros((3, 8)), np.arange(3), 5)
+
+
+def test_t5_one_bias_table_per_stack():
+    t5 = pytest.importorskip("transformers.models.t5.modeling_t5")
+    transformers = pytest.importorskip("transformers")
+    torch.manual_seed(0)
+    model = t5.T5Model(transformers.T5Config(vocab_size=16, d_model=16, d_kv=4, d_ff=16,
+                                             num_heads=2, num_layers=4,
+                                             num_decoder_layers=3)).eval()
+    tables = [n for n, _ in model.named_parameters() if "relative_attention_bias" in n]
+    assert tables == ["encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight",
+                      "decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight"]
+    added = {}
+    hooks = [m.register_forward_hook(lambda mod, a, out, name=name: added.update({name: out[1]}))
+             for name, m in model.named_modules() if isinstance(m, t5.T5Attention)]
+    with torch.no_grad():
+        model(input_ids=torch.arange(9)[None], decoder_input_ids=torch.arange(5)[None])
+    for h in hooks:
+        h.remove()
+    i, j = np.arange(9)[:, None], np.arange(9)[None, :]
+    table = model.encoder.block[0].layer[0].SelfAttention.relative_attention_bias.weight.detach()
+    want = table[t5_relative_bucket_np(j - i)].permute(2, 0, 1)
+    for layer in range(4):
+        assert torch.equal(added[f"encoder.block.{layer}.layer.0.SelfAttention"][0], want)
+    for layer in range(3):
+        assert not added[f"decoder.block.{layer}.layer.1.EncDecAttention"].any()
+
+
+def test_yarn_ramp_script_quick(tmp_path):
+    spec = importlib.util.spec_from_file_location(
+        "ch08_ramp", ROOT / "experiments" / "ch08_yarn_ramp.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = tmp_path / "quick.json"
+    module.main(["--quick", "--out", str(out)])
+    data = json.loads(out.read_text())
+    assert data["quick"] and set(data["results"]) == {"8", "32"}
+    arms = {"none"} | {f"{m}_s{s}" for m in module.METHODS for s in data["config"]["scales"]}
+    for D in ("8", "32"):
+        assert set(data["results"][D]) == arms
+        acc = data["results"][D]["yarn_paper_s4"]["0"]["per_position"]
+        assert len(acc) == 256 and all(0.0 <= a <= 1.0 for a in acc[2:])
+    for name, L in [("ch08_yarn_ramp.json", 32), ("ch08_yarn_ramp_L64.json", 64)]:
+        full = json.loads((ROOT / "experiments" / "results" / name).read_text())
+        assert not full["quick"] and len(full["run"]["seeds"]) >= 3
+        assert full["config"]["train_len"] == L
+        want = {"8": 3, "32": 6 if L == 32 else 3}         # D = 32 gets 6 seeds at length 32
+        assert {D: len(full["results"][D]["none"]) for D in ("8", "32")} == want

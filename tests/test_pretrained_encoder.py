@@ -198,8 +198,15 @@ def test_mlm_mask_agrees_with_transformers_collator_in_distribution():
 def test_token_scores_shapes_and_deletion_reference(setup):
     _, _, tokenizer, *_ = setup
     model = load_pretrained_encoder(torch.float64)
-    tokens, scores = token_scores(model, tokenizer, *PARAPHRASE_PAIRS[0])
-    assert set(scores) == {"raw attention", "rollout", "gradient x input", "deletion"}
+    tokens, scores = token_scores(model, tokenizer, *PARAPHRASE_PAIRS[0], variants=True)
+    layers = scores.pop("raw attention by layer")               # (L, n), last = raw attention
+    assert layers.shape == (6, len(tokens)) and np.allclose(layers[-1], scores["raw attention"])
+    assert np.allclose(layers.sum(axis=1), 1)
+    summed = scores.pop("gradient x input, |sum|")             # |sum_d g x| <= sqrt(E) ||g x||
+    assert (summed <= np.sqrt(384) * scores["gradient x input"] + 1e-12).all()
+    assert not np.allclose(summed / summed.sum(),
+                           scores["gradient x input"] / scores["gradient x input"].sum())
+    assert set(scores) == {"raw attention", "rollout", "gradient x input", "deletion", "hiding"}
     assert all(v.shape == (len(tokens),) and (v >= 0).all() for v in scores.values())
     assert np.isclose(scores["raw attention"].sum(), 1) and np.isclose(scores["rollout"].sum(), 1)
     j = 2                                               # delete one token by hand
@@ -214,6 +221,13 @@ def test_token_scores_shapes_and_deletion_reference(setup):
 
     e_full, e_cut = embedding(ids), embedding(np.delete(ids, j, axis=1))
     assert abs(scores["deletion"][j] - abs(e_full @ target - e_cut @ target)) < 1e-10
+    hide = np.ones(ids.shape, bool)                     # hide it instead: mask it as a key
+    hide[0, j] = False
+    with torch.no_grad():
+        h, _ = model(torch.from_numpy(ids), torch.from_numpy(hide))
+    e_hid = mean_pool_np(h[-1].numpy(), hide)[0]
+    assert abs(scores["hiding"][j] - abs(e_full @ target - e_hid @ target)) < 1e-10
+    assert not np.allclose(scores["hiding"], scores["deletion"])   # two different references
 
 
 def test_attribution_script_quick(tmp_path):
@@ -233,6 +247,7 @@ def test_attribution_script_quick(tmp_path):
     assert not full["quick"] and len(full["sentences"]) == len(PARAPHRASE_PAIRS) == 20
     for q, f in zip(quick["sentences"], full["sentences"]):        # float64: the same numbers
         assert q["tokens"] == f["tokens"]
-        for k in ("raw attention", "rollout", "gradient x input", "deletion"):
+        for k in ("raw attention", "rollout", "gradient x input", "deletion", "hiding",
+                  "gradient x input, |sum|", "raw attention by layer"):
             assert np.allclose(q[k], f[k], rtol=0, atol=1e-9)
 

@@ -7,7 +7,9 @@ hand, and the int8 cache: NumPy against PyTorch (exact codes), the round-trip bo
 grouping, the bytes it stores and cached decoding through it. Going further: the sink cache
 against an explicit sinks-plus-window mask, and greedy speculative decoding against plain
 greedy decoding (identical tokens, for any draft and k), with the experiment's quick run.
-Batching: the static and continuous schedulers on a hand-worked trace, the pool's invariants
+Batching: the static, Orca-style and continuous schedulers on a hand-worked trace, the
+invariants (never over budget, every block freed, under a block of waste per request), the
+batching experiment's quick run and a stored point recomputed, the pool's invariants
 (never over budget, every block freed, under a block of waste per request) on random traces,
 preemption when blocks run out, copy-on-write and reference counts, and decoding through a
 shared prefix bit for bit equal to a contiguous cache.
@@ -358,11 +360,24 @@ def test_verify_proposal_accepts_the_agreeing_prefix():
         assert a == want_a and fix == target_next[a]
 
 
+def test_zero_block_draft_is_embed_ln_f_head():
+    model = make_lm(n_layers=2)
+    draft = early_exit_draft(model, 0)
+    tokens = prompt_of(5, B=2, P=6)
+    with torch.no_grad():
+        want = model.head(model.ln_f(model.embed(tokens)))
+        got = draft(tokens)
+        model.head.weight.add_(1.0)                    # a copy: the target's edit does not leak
+        assert (draft(tokens) - got).abs().max().item() == 0
+    assert len(draft.blocks) == 0 and (got - want).abs().max().item() < TOL64
+    assert (got[:, 3] - draft(tokens[:, 3:4])[:, 0]).abs().max().item() < TOL64   # a bigram
+
+
 @pytest.mark.parametrize("k", [1, 2, 5])
-@pytest.mark.parametrize("draft_layers", [1, 2])
+@pytest.mark.parametrize("draft_layers", [0, 1, 2])
 def test_speculative_equals_greedy(k, draft_layers):
     target = make_lm(n_layers=2)
-    draft = early_exit_draft(target, 1) if draft_layers == 1 else make_lm(seed=9)
+    draft = early_exit_draft(target, draft_layers) if draft_layers < 2 else make_lm(seed=9)
     for P_ in (1, 4):
         prompt = prompt_of(7, B=1, P=P_)
         plain, _ = generate_cached(target, prompt, 13)
@@ -400,12 +415,25 @@ def test_ch12_experiment_quick_and_stored(tmp_path):
     stored = json.loads(module.RESULT.read_text())
     assert not stored["quick"] and [r["seed"] for r in stored["runs"]] == [0, 1, 2]
     assert all(row["identical"] for r in stored["runs"] for row in r["speculative"]["rows"])
+    for r in quick["runs"] + stored["runs"]:                # the draft runs k times per round
+        assert all(row["draft_passes"] == row["k"] * len(row["accepted"])
+                   and row["passes"] == len(row["accepted"]) + 1
+                   for row in r["speculative"]["rows"])
+    assert stored["config"]["control_window"] == 128 and all("streaming_control" in r
+                                                              for r in stored["runs"])
+    for r in quick["runs"] + stored["runs"]:               # every prompt and draft exact
+        by_draft = r["speculative_prompts"]
+        assert sorted(by_draft) == ["0", "1"] and all(
+            row["identical"] and row["draft_passes"] == row["k"] * len(row["accepted"])
+            for by_prompt in by_draft.values() for run in by_prompt.values()
+            for row in run["rows"])
+    assert len(stored["config"]["prompts"]) >= 5
 
 
 
 # ---------------------------------------------------------------- batching and prefix caching
 from attnlab.serving import (PagedKVCache, SharedBlockPool, request_trace, serving_metrics,
-                             simulate_continuous, simulate_static)
+                             simulate_continuous, simulate_orca, simulate_static)
 
 
 def test_request_trace_is_seeded_and_in_range():
@@ -444,13 +472,49 @@ def test_static_batching_on_a_hand_worked_trace():
     assert m["throughput"] == 8 / 6 and m["mean_latency"] == (2 + 5 + 5) / 3
 
 
+def test_orca_batching_on_a_hand_worked_trace():
+    # max_len = 7 slots each, so B = 2 reservations of 7. Step 1: request 2 arrives but both
+    # reservations are held; request 0 ends. Step 2: request 2 takes request 0's place at
+    # once (static waits for the whole batch), prefills and ends.
+    run = simulate_orca(HAND_TRACE, n_blocks=4, block_size=4)
+    assert run["B"] == 2 and run["finish"] == [1, 4, 2]
+    assert run["live"].tolist() == [5, 7, 8, 5, 6]
+    assert run["held"].tolist() == [14, 14, 14, 7, 7]
+    assert run["batch"].tolist() == [2, 2, 2, 1, 1]
+
+
+def load_ch12_batching():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "experiments" / "ch12_batching.py"
+    spec = importlib.util.spec_from_file_location("ch12_batching", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_ch12_batching_quick_and_a_stored_point_recomputed(tmp_path):
+    import json
+    module = load_ch12_batching()
+    out = tmp_path / "quick.json"
+    module.main(["--quick", "--out", str(out)])
+    quick = json.loads(out.read_text())
+    light = quick["sweep"]["32"]["0"]
+    assert quick["quick"] and light["orca"]["throughput"] == light["paged"]["throughput"]
+    stored = json.loads(module.RESULT.read_text())
+    assert not stored["quick"] and stored["config"]["seeds"] == [0, 1, 2]
+    assert stored["sweep"]["4"]["1"] == module.run_point(stored["config"], 1, 4)   # integers
+
+
 @pytest.mark.parametrize("seed,n_blocks", [(0, 24), (1, 40), (2, 64), (3, 200)])
 def test_scheduler_invariants_on_random_traces(seed, n_blocks):
     trace = request_trace(40, seed=seed, mean_gap=2, prompt=(1, 60), output=(1, 90))
     budget = n_blocks * 16
     cont = simulate_continuous(trace, n_blocks)      # asserts the pool's invariants per step
     static = simulate_static(trace, n_blocks, max_len=150)
-    for run in (cont, static):
+    orca = simulate_orca(trace, n_blocks, max_len=150)
+    assert (orca["batch"] <= orca["B"]).all() and (orca["held"] == 150 * orca["batch"]).all()
+    for run in (cont, static, orca):
         assert None not in run["finish"]
         assert (run["live"] <= run["held"]).all() and (run["held"] <= budget).all()
         for (a, _, o), f in zip(trace, run["finish"]):

@@ -56,7 +56,7 @@ def test_cells_assert_something(path):
 # ("agrees to 1e-12") or mark the number as noise with "≈" (attnlab.toolkit.approx), which
 # nbval compares by pattern (tools/nbval_sanitize.cfg). Tolerances without a decimal point
 # (1e-12) are not matched. book/chapter_contract.md, "Outputs on any CPU".
-RAW_NOISE = re.compile(r"(?<![≈\w.])[-+]?\d\.\d+e-\d+")
+RAW_NOISE = re.compile(r"(?<![≈\w.+-])[-+]?\d\.\d+e-\d+")   # a sign after ≈ is marked too
 
 
 def _printed_text(cell) -> str:
@@ -82,5 +82,7 @@ def test_no_unmarked_rounding_noise_in_outputs(path):
 
 def test_the_noise_pattern_flags_digits_and_spares_tolerances_and_marked_noise():
     assert RAW_NOISE.search("max |diff| = 1.1e-16") and RAW_NOISE.search("gap 3.0e-08,")
-    for fine in ["agrees to 1e-12", "max |diff| ≈1.1e-16", "tolerance 1e-06", "x1.5e-3y"]:
+    assert RAW_NOISE.search("bias -1.7e-02") and RAW_NOISE.search("(-2.5e-05)")
+    for fine in ["agrees to 1e-12", "max |diff| ≈1.1e-16", "tolerance 1e-06", "x1.5e-3y",
+                 "kurtosis ≈-1.7e-02"]:
         assert not RAW_NOISE.search(fine), fine

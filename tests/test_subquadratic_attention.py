@@ -2,10 +2,12 @@
 
 Windows and blocks: equal to chapter 5's masked dense attention and to
 F.scaled_dot_product_attention under the same mask. Linear attention: recurrent form equal
-to the parallel causal form and to the written-out L x L weights. Random features: error
+to the scan form (prefix sums) and to the parallel form (the written-out L x L weights). Random features: error
 against exact softmax attention falls with the number of features. Receptive field: k
 window layers of W keys reach exactly k (W - 1) + 1 positions. Chunkwise, decayed and gated
-forms: equal to their recurrences. Bad inputs: errors that name the argument.
+forms: equal to their recurrences. Delta rule: the recurrence equal to the parallel form (a
+triangular solve) and to a hand-checked case. The recall sweep (experiments/ch14_mqar.py) at a
+reduced size, its fixed-fidelity criterion, and its stored result. Bad inputs: errors that name the argument.
 """
 import numpy as np
 import pytest
@@ -16,7 +18,8 @@ from attnlab.masks import masked_sdpa_np
 from attnlab.scaled_dot_product import sdpa_np
 from attnlab.subquadratic_attention import (
     band_keys_np, band_to_dense_np, bigbird_block_mask_np, block_sparse_attention_np,
-    decay_mask_np, decayed_attention_np, gated_chunkwise_np, gated_linear_attention_recurrent_np,
+    decay_mask_np, decayed_attention_np, delta_rule_parallel_pt, delta_rule_recurrent_np,
+    gated_chunkwise_np, gated_linear_attention_recurrent_np,
     interleaved_kv_bytes, linear_attention_chunkwise_np, elu_feature_map_np, expand_block_mask_np, gaussian_directions_np, kernel_attention_np,
     kernel_attention_pt, kernel_weights_np, linear_attention_np, linear_attention_pt,
     linear_attention_recurrent_np, performer_attention_np, performer_attention_pt,
@@ -146,17 +149,17 @@ def test_block_sparse_empty_row_gives_zeros():
 
 
 @pytest.mark.parametrize("B,H,L,D,Dv", [(1, 1, 1, 1, 1), (2, 3, 17, 5, 2), (1, 2, 64, 8, 8)])
-def test_recurrent_equals_parallel_causal(B, H, L, D, Dv):
+def test_recurrent_equals_scan_and_parallel_causal(B, H, L, D, Dv):
     rng = np.random.default_rng(L)
     q, k = rng.normal(size=(2, B, H, L, D))
     v = rng.normal(size=(B, H, L, Dv))
     rec, _ = linear_attention_recurrent_np(q, k, v)
-    par, _ = linear_attention_np(q, k, v, causal=True)
+    scan, _ = linear_attention_np(q, k, v, causal=True)
     quad = kernel_weights_np(elu_feature_map_np(q), elu_feature_map_np(k), causal=True) @ v
-    par_pt, _ = linear_attention_pt(*(torch.from_numpy(a) for a in (q, k, v)), causal=True)
-    assert np.abs(rec - par).max() < 1e-12
-    assert np.abs(par - quad).max() < 1e-12
-    assert np.abs(par_pt.numpy() - par).max() < 1e-12
+    scan_pt, _ = linear_attention_pt(*(torch.from_numpy(a) for a in (q, k, v)), causal=True)
+    assert np.abs(rec - scan).max() < 1e-12
+    assert np.abs(scan - quad).max() < 1e-12
+    assert np.abs(scan_pt.numpy() - scan).max() < 1e-12
 
 
 @pytest.mark.parametrize("L,S,causal", [(1, 1, False), (6, 11, False), (9, 4, False),
@@ -273,13 +276,13 @@ def test_orthogonal_directions_are_isotropic():
 
 @pytest.mark.parametrize("shape,L,D,Dv,C", [((), 1, 1, 1, 1), ((2, 3), 50, 7, 3, 8),
                                             ((1,), 17, 4, 5, 17), ((2,), 9, 3, 2, 64)])
-def test_chunkwise_equals_recurrent_and_parallel(shape, L, D, Dv, C):
+def test_chunkwise_equals_recurrent_and_scan(shape, L, D, Dv, C):
     rng = np.random.default_rng(L + C)
     q, k = rng.normal(size=(2,) + shape + (L, D))
     v = rng.normal(size=shape + (L, Dv))
-    par, _ = linear_attention_np(q, k, v, causal=True)
-    assert np.abs(linear_attention_chunkwise_np(q, k, v, C)[0] - par).max() < 1e-12
-    assert np.abs(linear_attention_recurrent_np(q, k, v)[0] - par).max() < 1e-12
+    scan, _ = linear_attention_np(q, k, v, causal=True)
+    assert np.abs(linear_attention_chunkwise_np(q, k, v, C)[0] - scan).max() < 1e-12
+    assert np.abs(linear_attention_recurrent_np(q, k, v)[0] - scan).max() < 1e-12
 
 
 def test_gated_forms_agree_and_decay_mask_is_semiseparable():
@@ -317,3 +320,114 @@ def test_interleaved_kv_bytes_counts_every_layer():
                  (5000, 62, 5, 1024, 16, 128, 2), (1, 1, 3, 8, 2, 2, 1)]:
         T, n, r, W, h, d, item = args
         assert interleaved_kv_bytes(T, n, r, W, h, d, item) == by_layer(*args)
+
+
+def delta_rule_by_hand(q, k, v, beta):
+    """The delta rule written out for one sequence: S <- S + beta k (v - S^T k)^T, o = S^T q."""
+    S, out = np.zeros((k.shape[1], v.shape[1])), []
+    for t in range(len(k)):
+        S = S + beta[t] * np.outer(k[t], v[t] - S.T @ k[t])
+        out.append(S.T @ q[t])
+    return np.array(out), S
+
+
+@pytest.mark.parametrize("shape,L,D,Dv", [((), 1, 1, 1), ((2, 3), 29, 6, 4), ((1,), 9, 5, 11),
+                                          ((3,), 64, 8, 8)])
+def test_delta_rule_recurrent_parallel_and_loop_agree(shape, L, D, Dv):
+    rng = np.random.default_rng(L + D)
+    q, k = rng.normal(size=(2,) + shape + (L, D))
+    k = k / np.linalg.norm(k, axis=-1, keepdims=True)
+    v, beta = rng.normal(size=shape + (L, Dv)), rng.uniform(size=shape + (L,))
+    rec, state = delta_rule_recurrent_np(q, k, v, beta)
+    par, _ = delta_rule_parallel_pt(*(torch.from_numpy(a) for a in (q, k, v, beta)))
+    assert state.shape == shape + (D, Dv)
+    assert np.abs(rec - par.numpy()).max() < 1e-12
+    flat = [a.reshape((-1,) + a.shape[len(shape):]) for a in (q, k, v, beta, rec, state)]
+    for b in range(flat[0].shape[0]):
+        by_hand, S = delta_rule_by_hand(*(a[b] for a in flat[:4]))
+        assert np.abs(by_hand - flat[4][b]).max() < 1e-12
+        assert np.abs(S - flat[5][b]).max() < 1e-12
+
+
+def test_delta_rule_hand_case_scalar_beta_and_float32():
+    e1 = np.array([[1.0, 0.0]] * 3)                      # one key written three times
+    vals = np.array([[3.0], [5.0], [-1.0]])
+    assert (delta_rule_recurrent_np(e1, e1, vals, 1.0)[0][:, 0] == [3, 5, -1]).all()
+    assert (delta_rule_recurrent_np(e1, e1, vals, 0.5)[0][:, 0] == [1.5, 3.25, 1.125]).all()
+    assert (gated_linear_attention_recurrent_np(e1, e1, vals, 0.0)[0][:, 0] == [3, 8, 7]).all()
+    rng = np.random.default_rng(3)
+    q, k, v = rng.normal(size=(3, 2, 17, 6))
+    k = k / np.linalg.norm(k, axis=-1, keepdims=True)
+    ref, _ = delta_rule_recurrent_np(q, k, v, 0.8)
+    got, _ = delta_rule_parallel_pt(*(torch.from_numpy(a).float() for a in (q, k, v)), 0.8)
+    assert got.dtype == torch.float32 and np.abs(got.numpy() - ref).max() < 1e-4
+
+
+def test_delta_rule_bad_inputs():
+    q = np.ones((4, 3))
+    with pytest.raises(ValueError, match="beta"):
+        delta_rule_recurrent_np(q, q, q, 1.5)
+    with pytest.raises(ValueError, match="beta"):
+        delta_rule_parallel_pt(*(torch.ones(4, 3),) * 3, -0.1)
+    with pytest.raises(ValueError, match="L == S"):
+        delta_rule_recurrent_np(q, np.ones((5, 3)), np.ones((5, 3)), 1.0)
+
+
+def load_ch14_experiment():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "experiments" / "ch14_mqar.py"
+    spec = importlib.util.spec_from_file_location("ch14_experiment", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_ch14_recall_sweep_quick_and_stored(tmp_path):
+    import json
+    module = load_ch14_experiment()
+    out = tmp_path / "quick.json"
+    module.main(["--quick", "--out", str(out)])
+    quick = json.loads(out.read_text())
+    assert quick["quick"] and quick["methods"] == module.METHODS
+    n = len(module.QUICK["n_pairs"])
+    assert all(len(a) == n and len(a[0]) == 1 for a in quick["accuracy"].values())
+    assert quick["fidelity"].keys() == quick["accuracy"].keys()
+    # orthonormal ("spread") keys, N <= d: the linear and delta states recall every pair,
+    # each read-out equal to its own value (cosine 1, above the fidelity threshold)
+    for d in module.QUICK["dims"]:
+        for m in ("linear", "delta", "softmax tau=32"):
+            for record in ("accuracy", "fidelity"):
+                acc = np.array(quick[record][f"spread|{d}|{m}"])[:, 0]
+                assert (acc[np.array(module.QUICK["n_pairs"]) <= d] == 1).all(), (d, m, record)
+    # fidelity is the stricter criterion once linear attention's crosstalk grows (N = d, 2d)
+    lin = [np.array(quick[r]["random|16|linear"])[2:4, 0] for r in ("accuracy", "fidelity")]
+    assert (lin[1] < lin[0]).all()
+    stored = json.loads(module.RESULT.read_text())
+    assert not stored["quick"] and stored["config"] == module.FULL
+    acc = {key: np.array(a) for key, a in stored["accuracy"].items()}
+    assert all(a.shape == (len(module.FULL["n_pairs"]), 3) for a in acc.values())
+    assert all(np.array(a).shape == (len(module.FULL["n_pairs"]), 3)
+               for a in stored["fidelity"].values())
+    assert all((acc[f"{g}|{d}|softmax tau=32"] == 1).all()
+               for g in ("random", "spread") for d in module.FULL["dims"])
+    assert all(acc[f"random|{d}|linear"][-1].max() < 0.15 for d in module.FULL["dims"])
+
+
+def test_recall_construction_is_what_it_claims():
+    module = load_ch14_experiment()
+    rng = np.random.default_rng(0)
+    for n, d in [(5, 8), (8, 8), (20, 8)]:
+        keys = module.draw_keys(n, d, "spread", rng)
+        assert np.allclose(np.linalg.norm(keys, axis=1), 1)
+        if n <= d:
+            assert np.allclose(keys @ keys.T, np.eye(n))
+    keys, values = module.unit(rng.normal(size=(6, 4))), module.unit(rng.normal(size=(6, 4)))
+    r = module.readouts(keys, values, [32])
+    assert np.allclose(r["linear"], keys @ keys.T @ values)            # S = K^T V, read S^T k
+    hit = module.recall(values, values)                               # a perfect read-out
+    assert hit.all() and hit.shape == (6,)
+    assert module.faithful(2.0 * values, values).all()                # length does not matter
+    assert not module.faithful(-values, values).any()
+    tilted = values + 1.1 * module.unit(rng.normal(size=(6, 4)))      # cosine below 0.7 ...
+    assert module.faithful(tilted, values).mean() < 1                 # ... for some rows

@@ -224,13 +224,34 @@ def test_warmup_experiment_quick(tmp_path):
     out = tmp_path / "quick.json"
     module.main(["--quick", "--out", str(out)])
     result = json.loads(out.read_text())
-    assert len({r["name"] for r in result["runs"]}) == 9
-    assert all(r["finite"] and len(r["loss_curve"]) == 1 for r in result["runs"])
+    assert len({r["name"] for r in result["runs"]}) == 16
+    assert all(r["finite"] and len(r["loss_curve"]) == len(r["acc_curve"]) == 1
+               for r in result["runs"])
+    assert all(r["event_step"] is None and r["steps_run"] == 3 for r in result["runs"])
+    writers = [r for r in result["runs"] if r["relative_lr"]]
+    assert len(writers) == 2 and all(r["residual_scaled"] for r in writers)
+
+
+def test_relative_step_control_groups():
+    """The control's param groups: the 12 residual writers at lr / sqrt(12), the rest at lr."""
+    spec = importlib.util.spec_from_file_location(
+        "ch09_warmup", ROOT / "experiments" / "ch09_warmup_and_init.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    model = module.ReverseStack(10, 12, norm_first=True, residual_scaled=True, **module.MODEL)
+    groups = module.param_groups(model, 1e-3, relative_lr=True)
+    assert [len(g["params"]) for g in groups][1] == 2 * module.MODEL["n_layers"]
+    assert abs(groups[1]["lr"] - 1e-3 / 12 ** 0.5) < 1e-15 and groups[0]["lr"] == 1e-3
+    n_all = sum(p.numel() for p in model.parameters())
+    assert sum(p.numel() for g in groups for p in g["params"]) == n_all
 
 
 def test_stored_warmup_result():
     result = json.loads((ROOT / "experiments" / "results" /
                          "ch09_warmup_and_init.json").read_text())
-    assert result["steps"] == 300 and result["seeds"] == [0, 1, 2]
-    assert len(result["runs"]) == 27
-    assert all(len(r["loss_curve"]) == 30 for r in result["runs"])
+    assert result["steps"] == 1500 and result["seeds"] == [0, 1, 2]
+    assert len(result["runs"]) == 48
+    assert all(len(r["loss_curve"]) == len(r["acc_curve"]) == r["steps_run"] // 10
+               for r in result["runs"])
+    assert all((r["event_step"] is None) == (r["steps_run"] == 1500) or r["event_step"] >= 1200
+               for r in result["runs"])

@@ -62,6 +62,9 @@ def main(argv=None) -> int:
            str(ROOT / "tests" / "test_sync.py"), *([str(unit)] if unit.exists() else []),
            *selection, "-k", f"{stem} or test_sync or test_{module_name(chapter)}"]
     run(cmd, env)
+    print(f"make chapter: {name} passed its own checks. Not run here (minutes each): the book "
+          "build (tests/test_book.py) and the browser checks of the page and the deck "
+          "(tests/test_browser.py, tests/test_browser_decks.py); `make test` runs them.")
     return 0
 
 

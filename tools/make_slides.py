@@ -22,7 +22,7 @@ reveal template (tools/slides_template/attn_reveal/) this script makes sure that
 - speaker notes show each formula once in the speaker view (MathJax's hidden copy for screen
   readers would show there too: the speaker window has none of MathJax's styles).
 
-    python tools/make_slides.py                 # chapters 1.. -> _build/slides/NN_name.slides.html
+    python tools/make_slides.py                 # chapters 1.. -> _build/html/slides/NN_name.slides.html
     python tools/make_slides.py notebooks/05_masks.ipynb --out /tmp/decks
 """
 from __future__ import annotations
@@ -41,7 +41,7 @@ from nbconvert import SlidesExporter
 from nbcommon import ROOT, chapter_notebooks, read, tags
 
 VENDOR = ROOT / "vendor"
-OUT = ROOT / "_build" / "slides"
+OUT = ROOT / "_build" / "html" / "slides"   # where the published site has them
 TEMPLATES = Path(__file__).resolve().parent / "slides_template"
 FAVICON = ROOT / "_static" / "favicon.svg"
 PACKAGES = ["reveal.js@5.2.1", "mathjax@2.7.9", "requirejs@2.3.7", "jquery@3.7.1"]

@@ -396,27 +396,52 @@ def int8_roundtrip_error(x, axis):
     x_hat = np.clip(np.round(x / scale), -127, 127) * scale
     return float(np.linalg.norm(x - x_hat) / np.linalg.norm(x))
 '''),
-    (5, "linear: every proposal counted with probability alpha, not alpha ** i", '''
-def expected_tokens_per_pass(alpha, k):
-    return float(1 + alpha * k)
-'''),
-    (5, "forgets the target's own token after the accepted prefix", '''
-def expected_tokens_per_pass(alpha, k):
-    return float(sum(alpha ** i for i in range(1, k + 1)))
-'''),
-    (5, "one term short: the sum stops at alpha ** (k - 1)", '''
-def expected_tokens_per_pass(alpha, k):
+    (5, "ignores the draft's cost: tokens per target pass", '''
+def speculative_speedup(alpha, k, c):
     if alpha == 1:
-        return float(k)
-    return float((1 - alpha ** k) / (1 - alpha))
-'''),
-    (5, "divides by zero at alpha = 1", '''
-def expected_tokens_per_pass(alpha, k):
+        return float(k + 1)
     return float((1 - alpha ** (k + 1)) / (1 - alpha))
 '''),
+    (5, "charges the draft once per round, not once per proposal", '''
+def speculative_speedup(alpha, k, c):
+    tokens = k + 1 if alpha == 1 else (1 - alpha ** (k + 1)) / (1 - alpha)
+    return float(tokens / (1 + c))
+'''),
+    (5, "charges k + 1 draft passes a round", '''
+def speculative_speedup(alpha, k, c):
+    tokens = k + 1 if alpha == 1 else (1 - alpha ** (k + 1)) / (1 - alpha)
+    return float(tokens / (1 + (k + 1) * c))
+'''),
+    (5, "charges only the draft's passes, not the target's own", '''
+def speculative_speedup(alpha, k, c):
+    tokens = k + 1 if alpha == 1 else (1 - alpha ** (k + 1)) / (1 - alpha)
+    return float(tokens / (k * c)) if c else float(tokens)
+'''),
+    (5, "charges only the accepted proposals' draft passes", '''
+def speculative_speedup(alpha, k, c):
+    tokens = k + 1 if alpha == 1 else (1 - alpha ** (k + 1)) / (1 - alpha)
+    return float(tokens / (1 + (tokens - 1) * c))
+'''),
+    (5, "linear: every proposal counted with probability alpha, not alpha ** i", '''
+def speculative_speedup(alpha, k, c):
+    return float((1 + alpha * k) / (1 + k * c))
+'''),
+    (5, "forgets the target's own token after the accepted prefix", '''
+def speculative_speedup(alpha, k, c):
+    return float(sum(alpha ** i for i in range(1, k + 1)) / (1 + k * c))
+'''),
+    (5, "one term short: the sum stops at alpha ** (k - 1)", '''
+def speculative_speedup(alpha, k, c):
+    tokens = k if alpha == 1 else (1 - alpha ** k) / (1 - alpha)
+    return float(tokens / (1 + k * c))
+'''),
+    (5, "divides by zero at alpha = 1", '''
+def speculative_speedup(alpha, k, c):
+    return float((1 - alpha ** (k + 1)) / (1 - alpha) / (1 + k * c))
+'''),
     (5, "counts only the all-accepted case", '''
-def expected_tokens_per_pass(alpha, k):
-    return float(1 + k * alpha ** k)
+def speculative_speedup(alpha, k, c):
+    return float((1 + k * alpha ** k) / (1 + k * c))
 '''),
     (6, "shares the parent's whole table (fork) and only sets the length", """
 def fork_prefix(pool, parent, child, n):
@@ -621,18 +646,19 @@ def int8_roundtrip_error(x, axis):
     return float(np.sqrt(((x - codes * scale) ** 2).sum() / (x ** 2).sum()))
 '''),
     (5, "sums the series term by term", '''
-def expected_tokens_per_pass(alpha, k):
+def speculative_speedup(alpha, k, c):
     total, p = 0.0, 1.0
     for _ in range(k + 1):
         total += p
         p *= alpha
-    return total
+    return total / (1 + k * c)
 '''),
-    (5, "numpy geometric series", '''
+    (5, "numpy geometric series, the cost written as target + draft passes", '''
 import numpy as np
 
-def expected_tokens_per_pass(alpha, k):
-    return float(np.sum(np.power(float(alpha), np.arange(k + 1))))
+def speculative_speedup(alpha, k, c):
+    tokens = np.sum(np.power(float(alpha), np.arange(k + 1)))
+    return float(tokens / (1.0 + c * k))
 '''),
     (6, "shares the partly filled block too, and lets copy-on-write copy it", """
 def fork_prefix(pool, parent, child, n):

@@ -365,3 +365,94 @@ def step_attention(q_new, k_all, v_all):
     return weights @ v_all
 '''),
 ]
+
+# Exercise 6: the learner's own causality detector
+_E6_HEAD = '''
+def no_future_influence(attn):
+    rng = np.random.default_rng(6)
+    for L in {lengths}:
+        q, k, v = rand(rng, 2, 3, L, 4), rand(rng, 2, 3, L, 4), rand(rng, 2, 3, L, 3)
+        out = attn(q, k, v)
+        for t in range(1, L):
+            q2, k2, v2 = q.clone(), k.clone(), v.clone()
+            for a in {changed}:
+                a[..., t:, :] = rand(rng, *a[..., t:, :].shape) * 10
+            if {differs}:
+                return False
+    return True
+'''
+
+
+def _e6(lengths="(2, 5, 13)", changed="(q2, k2, v2)",
+        differs="max_abs_diff(attn(q2, k2, v2)[..., :t, :], out[..., :t, :]) > 1e-12"):
+    return _E6_HEAD.format(lengths=lengths, changed=changed, differs=differs)
+
+
+WRONG += [
+    (6, "changes only the values: misses the mask after the softmax", _e6(changed="(v2,)")),
+    (6, "changes only the keys: misses values read one position ahead", _e6(changed="(k2,)")),
+    (6, "changes only the queries: a later query never moves an earlier output",
+     _e6(changed="(q2,)")),
+    (6, "short lengths only: misses a mask precomputed for 8 positions", _e6(lengths="(2, 5, 8)")),
+    (6, "allclose's default tolerance: misses a soft mask of -20",
+     _e6(differs="not torch.allclose(attn(q2, k2, v2)[..., :t, :], out[..., :t, :])")),
+    (6, "compares the whole output, the changed positions too: fails every correct function",
+     _e6(differs="max_abs_diff(attn(q2, k2, v2), out) > 1e-12")),
+    (6, "compares with a reference (SDPA, is_causal): rejects T5's scale and a window", '''
+def no_future_influence(attn):
+    rng = np.random.default_rng(6)
+    q, k, v = rand(rng, 2, 3, 13, 4), rand(rng, 2, 3, 13, 4), rand(rng, 2, 3, 13, 3)
+    want = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    return max_abs_diff(attn(q, k, v), want) <= 1e-12
+'''),
+    (6, "no clone: the future is changed in the shared tensors, so later rounds compare "
+        "against a stale output and reject correct functions",
+     _e6().replace("q2, k2, v2 = q.clone(), k.clone(), v.clone()", "q2, k2, v2 = q, k, v")),
+    (6, "checks shapes and finiteness only", '''
+def no_future_influence(attn):
+    q = torch.randn(2, 3, 13, 4, dtype=torch.float64)
+    out = attn(q, q, q)
+    return out.shape == q.shape and bool(torch.isfinite(out).all())
+'''),
+    (6, "returns a tensor, not a bool", _e6().replace("return False", "return torch.tensor(False)")
+     .replace("return True", "return torch.tensor(True)")),
+    (6, "uses the chapter's detector", '''
+from attnlab.bug_zoo import decoder_no_leak
+
+def no_future_influence(attn):
+    return decoder_no_leak(attn, L=13)
+'''),
+]
+
+RIGHT += [
+    (6, "one position changed at a time", '''
+def no_future_influence(attn):
+    rng = np.random.default_rng(7)
+    for L in (3, 9, 14):
+        q, k, v = rand(rng, 1, 2, L, 5), rand(rng, 1, 2, L, 5), rand(rng, 1, 2, L, 2)
+        out = attn(q, k, v)
+        for j in range(1, L):
+            q2, k2, v2 = q.clone(), k.clone(), v.clone()
+            for a in (q2, k2, v2):
+                a[..., j, :] += 5.0
+            if not torch.equal(attn(q2, k2, v2)[..., :j, :], out[..., :j, :]):
+                return False
+    return True
+'''),
+    (6, "autograd: the Jacobian of earlier outputs on later inputs is zero", '''
+def no_future_influence(attn):
+    rng = np.random.default_rng(8)
+    L = 12
+    q, k, v = (rand(rng, 1, 2, L, 4).requires_grad_() for _ in range(3))
+    out = attn(q, k, v)
+    for i in range(L - 1):
+        grads = torch.autograd.grad(out[..., i, :].sum(), (q, k, v), retain_graph=True,
+                                    allow_unused=True)
+        for g in grads:
+            if g is not None and g[..., i + 1:, :].abs().max() > 0:
+                return False
+    return True
+'''),
+    (6, "returns numpy's bool", _e6().replace("return False", "return np.bool_(False)")
+     .replace("return True", "return np.bool_(True)")),
+]
