@@ -86,3 +86,32 @@ def test_the_noise_pattern_flags_digits_and_spares_tolerances_and_marked_noise()
     for fine in ["agrees to 1e-12", "max |diff| ≈1.1e-16", "tolerance 1e-06", "x1.5e-3y",
                  "kurtosis ≈-1.7e-02"]:
         assert not RAW_NOISE.search(fine), fine
+
+
+MACHINE_PATH = re.compile(r"(/work/|/tmp/|/root/|/home/|/usr/|site-packages|[A-Z]:\\\\)")
+
+
+def _all_output_text(cell) -> str:
+    parts = []
+    for out in cell.get("outputs", []):
+        if out.output_type == "stream":
+            parts.append(out.text)
+        elif out.output_type == "error":
+            parts.append("\n".join(out.get("traceback", [])))
+        else:
+            parts.append(str(out.get("data", {}).get("text/plain", "")))
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("path", EXECUTED, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_machine_path_in_outputs(path):
+    """No stored output shows where the notebook ran (a warning's file path, a traceback): it
+    would differ on every reader's machine, and nbval would fail on it there."""
+    bad = [f"code cell {i}: {m.group(0)!r}" for i, cell in enumerate(read(path).cells)
+           if cell.cell_type == "code" for m in [MACHINE_PATH.search(_all_output_text(cell))] if m]
+    assert not bad, "outputs that show a machine path: " + ", ".join(bad[:5])
+
+
+def test_the_machine_path_pattern():
+    assert MACHINE_PATH.search("/work/main/.venv/lib/python3.11/site-packages/tqdm/auto.py:21")
+    assert MACHINE_PATH.search("/tmp/ciclone/x.py") and not MACHINE_PATH.search("chapter 4/5")
