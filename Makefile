@@ -25,7 +25,7 @@ PORTABLE_KERNELS := ATEN_CPU_CAPABILITY=default NPY_DISABLE_CPU_FEATURES=X86_V3
 JOBS ?= 2
 
 .PHONY: help venv book test bench experiments lab slides refresh chapter exercise export exercises \
-	questions clean
+	questions self-paced clean
 
 help:
 	@echo "make book       build the site into _build/html (creates .venv first)"
@@ -44,6 +44,7 @@ help:
 	@echo "make export     regenerate the attnlab package from the notebooks' '# export' cells"
 	@echo "make exercises  regenerate exercises/ from solutions/"
 	@echo "make questions  regenerate book/interview_questions.md from the chapters"
+	@echo "make self-paced rewrite the exercise columns of book/self_paced.md from the solutions"
 
 $(STAMP):
 	@test -n "$(PYTHON)" || { echo "make: no supported Python found. This book needs Python 3.11," \
@@ -115,6 +116,9 @@ exercises: $(STAMP)
 
 questions: $(STAMP)
 	$(PY) tools/question_bank.py
+
+self-paced: $(STAMP)
+	$(PY) tools/self_paced.py
 
 clean:
 	rm -rf _build

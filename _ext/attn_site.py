@@ -3,11 +3,27 @@
 - each script is included once: sphinx-thebe registers its inline configuration twice, and the
   second `const THEBE_JS_URL` is a JavaScript error on every page;
 - the home page's tab title is the book's name once, not "name - name";
-- `index.html` (the redirect to the home page) gets a title, a favicon and a plain link.
+- `index.html` (the redirect to the home page) gets a title, a favicon and a plain link;
+- the launch buttons and the repository point at the repository the site is built from when
+  `ATTN_REPOSITORY_URL` (and `ATTN_REPOSITORY_BRANCH`) are set, as the Pages workflow sets them
+  from GitHub's context: a fork's buttons open the fork's notebooks, with no edit.
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+
+def _repository_from_environment(app, config):
+    """Override `repository.url`/`branch` of _config.yml from the environment, if set."""
+    options = dict(config.html_theme_options or {})
+    url = os.environ.get("ATTN_REPOSITORY_URL", "").strip().rstrip("/")
+    branch = os.environ.get("ATTN_REPOSITORY_BRANCH", "").strip()
+    if url:
+        options["repository_url"] = url
+    if branch:
+        options["repository_branch"] = branch
+    config.html_theme_options = options
 
 
 def _dedupe_scripts(app, pagename, templatename, context, doctree):
@@ -47,6 +63,7 @@ def _write_index(app, exception):
 
 
 def setup(app):
+    app.connect("config-inited", _repository_from_environment)
     app.connect("html-page-context", _dedupe_scripts, priority=900)
     # after sphinx-external-toc writes its bare redirect (priority 500)
     app.connect("build-finished", _write_index, priority=900)

@@ -75,6 +75,67 @@ def call_answer(fn, *args, why="", **kwargs):
         raise AssertionError(f"{name} raised {type(exc).__name__}: {exc}{hint}") from exc
 
 
+def _names_read(code) -> set:
+    """Every global, attribute, builtin and free name a code object reads, nested code included."""
+    found = set(code.co_names) | set(code.co_freevars)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):            # a nested function, lambda or comprehension
+            found |= _names_read(const)
+    return found
+
+
+def committed(fn):
+    """The value of a prediction written down before measuring: fn() must read no name.
+
+    Rejected (an AssertionError for the check): a function that calls or reads anything, or
+    takes an argument, a default or a closure, so it could run (or be handed) the measurement
+    instead of predicting it. The stub's NotImplementedError passes.
+    """
+    code = getattr(fn, "__code__", None)
+    name = getattr(fn, "__name__", "the prediction")
+    read = _names_read(code) - {"NotImplementedError"} if code is not None else {"?"}
+    assert not read, (f"{name}() must return values you wrote down before measuring, not compute "
+                      f"them; it reads {sorted(read)}. Type the numbers or the choice itself.")
+    takes = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 0x0C)
+    assert not (takes or fn.__defaults__ or fn.__kwdefaults__ or fn.__closure__), (
+        f"{name}() takes no arguments and sees no outer variable: a default value or a closure "
+        "could carry a measurement in. Type the numbers or the choice itself.")
+    return fn()
+
+
+def watch_calls(fn, *args, forbidden=(), names=(), why="", **kwargs):
+    """(fn(*args, **kwargs), used) as call_answer gives it, watching every call it makes.
+
+    forbidden: functions (Python or built-in) the answer may not call; names: names of
+    built-ins or C methods to refuse too (e.g. "log_softmax" covers torch.log_softmax and
+    Tensor.log_softmax). used: the sorted names of those reached, however they were bound.
+    """
+    import inspect
+    import sys
+    # a decorated function (torch.no_grad(), functools.wraps) is watched through its own code,
+    # not the wrapper's, which every function with that decorator shares
+    plain = [inspect.unwrap(f) for f in forbidden]
+    codes = {f.__code__: f.__name__ for f in plain if hasattr(f, "__code__")}
+    builtin = {id(f): f.__name__ for f in plain if not hasattr(f, "__code__")}
+    used = set()
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code in codes:
+            used.add(codes[frame.f_code])
+        elif event == "c_call":
+            name = builtin.get(id(arg)) or getattr(arg, "__name__", None)
+            if id(arg) in builtin or name in names:
+                used.add(name)
+
+    before = sys.getprofile()
+    sys.setprofile(profile)
+    try:
+        result = call_answer(fn, *args, why=why, **kwargs)
+    finally:
+        sys.setprofile(before)
+    return result, sorted(used)
+
+
 def plot_attention(weights, query_labels=None, key_labels=None, ax=None, title=None,
                    annotate=None, vmax=1.0):
     """Heatmap of an (L, S) weight matrix: queries as rows, keys as columns, colours 0..vmax."""

@@ -57,7 +57,9 @@ CODE_FITS = """() => [...document.querySelectorAll('.cell_input pre, div.highlig
     return [longest, over];
 })"""
 
-IMAGES = """() => [...document.querySelectorAll('main img, article img')].map(
+# the figures of the page; the theme's header (launch buttons' logos, beside their names) aside
+IMAGES = """() => [...document.querySelectorAll('main img, article img')]
+    .filter(i => !i.closest('.bd-header-article')).map(
     i => [i.getAttribute('src'), i.getAttribute('alt') || ''])"""
 
 RAW_TEXT = """() => {

@@ -3,7 +3,7 @@
 On a projector (1280 x 720): every deck loads with no console error and no request outside the
 site, is titled by its chapter, shows no `In [n]:` prompt and no raw TeX, gives its figures
 an alt text, and every slide fits 1280 x 720; figures grow to use their slide and few slides
-are near-empty; the arrow keys walk every slide, sub-slides included; every link on a slide or
+are near-empty (tools/deck_measure.py); the arrow keys walk every slide, sub-slides included; every link on a slide or
 in the notes leads to a page (and a section) of the published site; the speaker view shows
 each formula of the notes once; the print view gives one PDF page per slide.
 
@@ -19,12 +19,11 @@ from pathlib import Path
 import pytest
 
 from browserlib import RAW_TEX, SLIDE_H, SLIDE_W, _meaningless, _open, launched, serve, summary
+from deck_measure import COVER, MAX_NEAR_EMPTY, SLIDE_LIST, measure_deck, near_empty
 from nbcommon import chapter_notebooks
 
 
 BROWSER_SUMMARY: dict = {}
-SPARSE = 0.2            # a slide whose content ends above 20% of its height is near-empty
-MAX_SPARSE = 5          # ... and a deck has at most this many (title and question slides aside)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -60,31 +59,6 @@ def browser():
         yield b
 
 
-SLIDE_LIST = """() => Reveal.getSlides().map(s => {
-    const i = Reveal.getIndices(s); return [i.h, i.v || 0]; })"""
-MEASURE = """async ([h, v]) => {
-    const H = SLIDE_HEIGHT;
-    Reveal.slide(h, v);
-    const s = Reveal.getCurrentSlide();
-    await Promise.all([...s.querySelectorAll('img')].map(i => i.complete ? null :
-        new Promise(r => { i.onload = i.onerror = r; })));
-    await new Promise(r => (window.MathJax && MathJax.Hub)
-        ? MathJax.Hub.Queue(() => { window.fitFigures(s); r(); }) : (window.fitFigures(s), r()));
-    const text = s.innerText;
-    const scale = Reveal.getScale() || 1, top = s.getBoundingClientRect().top;
-    const shown = [...s.children].filter(c => c.tagName !== 'ASIDE');
-    const bottom = Math.max(0, ...shown.map(c => (c.getBoundingClientRect().bottom - top) / scale));
-    return {height: s.scrollHeight, width: s.scrollWidth, filled: bottom / H,
-            question: /^(Predict|Check your understanding):/.test(text.trim()),
-            scales: [...s.querySelectorAll('img')].filter(i => i.naturalHeight)
-                .map(i => i.getBoundingClientRect().height / scale / i.naturalHeight),
-            wide_code: [...s.querySelectorAll('pre')]
-                .filter(p => p.scrollWidth > p.clientWidth + 1).length,
-            prompt: /In\\s*\\[\\d*\\]:/.test(text),
-            alts: [...s.querySelectorAll('img')].map(i => i.getAttribute('alt') || ''),
-            title: ([...s.querySelectorAll('h1, h2, h3')].find(h => !h.closest('aside'))
-                    || {textContent: ''}).textContent.slice(0, 60)};
-}""".replace("SLIDE_HEIGHT", str(SLIDE_H))
 SLIDE_TEXT = """() => {
     const clone = document.querySelector('.reveal .slides').cloneNode(true);
     clone.querySelectorAll('pre, code, script, style, .MathJax, .MathJax_CHTML, .MathJax_Preview, '
@@ -101,9 +75,7 @@ def decks(site, browser):
     page = _open(browser, base, {"width": SLIDE_W, "height": SLIDE_H})
     for deck in sorted((html / "slides").glob("*.slides.html")):
         page.errors.clear(); page.external.clear()
-        page.goto(base + "slides/" + deck.name, wait_until="networkidle")
-        page.wait_for_selector("body[data-deck-ready]", timeout=30000)
-        slides = [page.evaluate(MEASURE, hv) for hv in page.evaluate(SLIDE_LIST)]
+        slides = measure_deck(page, base + "slides/" + deck.name)
         page.evaluate("() => new Promise(r => MathJax.Hub.Queue(r))")
         found[deck.name] = {"slides": slides, "errors": list(page.errors),
                             "external": list(page.external), "title": page.title(),
@@ -120,8 +92,8 @@ def decks(site, browser):
                                     for s in d["slides"]) for name, d in found.items()}
     BROWSER_SUMMARY["slides taller or wider than 1280 x 720"] = (
         f"{sum(over.values())} (" + ", ".join(f"{k}: {v}" for k, v in over.items()) + ")")
-    sparse = {name.split("_")[0]: len(_sparse(d)) for name, d in found.items()}
-    BROWSER_SUMMARY[f"slides less than {SPARSE:.0%} filled (title and questions aside)"] = (
+    sparse = {name.split("_")[0]: len(near_empty(d["slides"])) for name, d in found.items()}
+    BROWSER_SUMMARY[f"near-empty slides (no figure, content box under {COVER:.0%})"] = (
         f"{sum(sparse.values())} (" + ", ".join(f"{k}: {v}" for k, v in sparse.items()) + ")")
     scales = [x for d in found.values() for s in d["slides"] for x in s["scales"]]
     if scales:
@@ -182,19 +154,14 @@ def test_print_view_gives_one_pdf_page_per_slide(site, browser, decks, tmp_path)
     assert pages == len(deck["slides"]) == in_pdf, (pages, len(deck["slides"]), in_pdf)
 
 
-def _sparse(deck) -> list[int]:
-    """Slide numbers (1-based) of the deck's near-empty slides, its title and questions aside."""
-    return [i + 1 for i, s in enumerate(deck["slides"])
-            if i and not s["question"] and s["filled"] < SPARSE]
-
-
 def test_few_slides_are_near_empty(decks):
-    """A slide a lecturer stands in front of is used: at most a few end in its top fifth (a
-    heading and one line). A question for the room is short on purpose."""
-    bad = {name: _sparse(d) for name, d in decks.items()}
-    bad = {k: v for k, v in bad.items() if len(v) > MAX_SPARSE}
-    assert not bad, f"decks with more than {MAX_SPARSE} slides less than {SPARSE:.0%} filled " \
-                    f"(slide numbers): {bad}"
+    """A slide a lecturer stands in front of is used: at most a few are a heading and a short
+    print in the top-left corner, the rest white (tools/deck_measure.py; tools/deck_report.py
+    prints the measure of each slide). A question for the room is short on purpose."""
+    bad = {name: near_empty(d["slides"]) for name, d in decks.items()}
+    bad = {k: v for k, v in bad.items() if len(v) > MAX_NEAR_EMPTY}
+    assert not bad, (f"decks with more than {MAX_NEAR_EMPTY} near-empty slides (no figure, "
+                     f"content box under {COVER:.0%} of the slide; slide numbers): {bad}")
 
 
 def test_arrow_keys_walk_every_slide(site, browser, decks):

@@ -130,7 +130,10 @@ def test_interview_questions_have_levels_and_links(path):
 # --- exercises that teach (book/chapter_contract.md, "Exercises and solutions") -------------
 
 KINDS = ("implement", "derive", "predict, then measure", "debug", "extend")
-KIND_LINE = re.compile(r"^\*Kind:\* (.+?) · \*Time:\* (\d+) min\s*$", re.M)
+KIND_LINE = re.compile(r"^\*Kind:\* (.+?) · \*Time:\* (\d+) min · \*Set:\* (core|going further)\s*$",
+                       re.M)
+HINT_LABELS = ["Hint 1: the idea", "Hint 2: what must hold", "Hint 3: a shape plan"]
+CORE_MAX_MINUTES = 30
 HINT = re.compile(r"<details>\s*<summary>(Hint[^<]*)</summary>(.*?)</details>", re.S)
 NUMBER_WORDS = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine",
                 "Ten", "Eleven", "Twelve"]
@@ -157,12 +160,13 @@ def _exercises(path):
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=ids)
-def test_exercises_state_kind_and_time(path):
+def test_exercises_state_kind_time_and_set(path):
     _, cells = _exercises(path)
     kinds = []
     for title, src in cells:
         m = KIND_LINE.search(src)
-        assert m, f"{title}: no '*Kind:* derive · *Time:* 10 min' line under the heading"
+        assert m, (f"{title}: no '*Kind:* derive · *Time:* 10 min · *Set:* core' (or '*Set:* "
+                   "going further') line under the heading")
         assert m.group(1) in KINDS, f"{title}: kind {m.group(1)!r} is not one of {KINDS}"
         kinds.append(m.group(1))
     others = [k for k in kinds if k != "implement"]
@@ -170,22 +174,152 @@ def test_exercises_state_kind_and_time(path):
                               "then measure, debug or extend")
 
 
+def _sets(path) -> tuple[list[int], int, int]:
+    """(numbers of the core exercises, their minutes, the minutes of all exercises)."""
+    _, cells = _exercises(path)
+    lines = [KIND_LINE.search(src) for _, src in cells]
+    core = [i + 1 for i, m in enumerate(lines) if m and m.group(3) == "core"]
+    minutes = [int(m.group(2)) if m else 0 for m in lines]
+    return core, sum(minutes[i - 1] for i in core), sum(minutes)
+
+
 @pytest.mark.parametrize("path", CHAPTERS, ids=ids)
-def test_hints_come_in_tiers_without_the_code(path):
+def test_core_set_is_small_and_not_only_implement(path):
+    """2-3 core exercises per chapter, about half an hour at most, at least one that is not
+    *implement*; the rest are going further (issue 26: a chapter and its core set fit a sitting)."""
+    _, cells = _exercises(path)
+    core, core_minutes, _ = _sets(path)
+    assert 2 <= len(core) <= 3, f"core set {core}: mark 2 or 3 exercises '*Set:* core'"
+    assert core_minutes <= CORE_MAX_MINUTES, (
+        f"the core set (exercises {core}) takes {core_minutes} min; at most {CORE_MAX_MINUTES}")
+    kinds = [KIND_LINE.search(cells[i - 1][1]).group(1) for i in core]
+    assert any(k != "implement" for k in kinds), f"core set {core} is all implement: {kinds}"
+
+
+def _numbers(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\d+", text)]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=ids)
+def test_openings_name_the_core_set(path):
+    """The chapter's **Time:** line gives both sums and names the core set; so does the
+    solution notebook's opening."""
+    core, core_minutes, total = _sets(path)
+    m = re.search(r"\*\*Time:\*\*[^\n]*?(\d+) minutes for the exercises \((\d+) for the core "
+                  r"set, exercises ([\d, and]+)\)", read(path).cells[0].source)
+    assert m, ("the opening **Time:** line reads '..., N minutes for the exercises (M for the "
+               "core set, exercises 1 and 4); ...'")
+    assert (int(m.group(1)), int(m.group(2)), _numbers(m.group(3))) == (total, core_minutes, core), (
+        f"the **Time:** line says {m.group(0)!r}; the exercises add up to {total} min, the core "
+        f"set is exercises {core}, {core_minutes} min")
+    opening = read(SOLUTIONS / path.name).cells[0].source
+    m = re.search(r"core set[^.]*", opening)
+    assert m and set(core) <= set(_numbers(m.group(0))), (
+        f"the opening of solutions/{path.name} should name the core set (exercises {core})")
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=ids)
+def test_predictions_are_committed(path):
+    """A *predict, then measure* exercise reads its prediction through toolkit.committed (which
+    refuses a prediction() that computes), or says plainly that the check cannot tell."""
+    nb = read(SOLUTIONS / path.name)
+    starts = [i for i, c in enumerate(nb.cells)
+              if c.cell_type == "markdown" and EXERCISE_HEADING.search(c.source)]
+    for k, start in enumerate(starts):
+        head = nb.cells[start].source
+        if KIND_LINE.search(head).group(1) != "predict, then measure":
+            continue
+        cells = nb.cells[start:starts[k + 1] if k + 1 < len(starts) else len(nb.cells)]
+        checked = any("committed(" in c.source for c in cells if "check" in tags(c))
+        assert checked or "cannot tell" in head, (
+            f"{head.splitlines()[0]}: read prediction() with committed(...) in a check, or say "
+            "that the check cannot tell a prediction from a measurement")
+
+
+def _solution_blocks(nb) -> list[str]:
+    """The code of every answer, between the solution markers, dedented."""
+    import textwrap
+    blocks, inside, lines = [], False, []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        for line in cell.source.splitlines():
+            if "# BEGIN SOLUTION" in line:
+                inside, lines = True, []
+            elif "# END SOLUTION" in line:
+                inside = False
+                blocks.append(textwrap.dedent("\n".join(lines)))
+            elif inside:
+                lines.append(line)
+    return blocks
+
+
+def _code_fragments(nb) -> set[str]:
+    """The code of each answer line (its comment cut off), normalised, 15 characters or more."""
+    found = set()
+    for block in _solution_blocks(nb):
+        for line in block.splitlines():
+            code = " ".join(line.split("#")[0].split())
+            if len(code) >= 15:
+                found.add(code)
+    return found
+
+
+def _solution_only_names(path, nb) -> set[str]:
+    """Names the answers define (variables, functions, arguments) that appear nowhere in the
+    exercise notebook or the chapter: a hint naming one hands over the answer's structure."""
+    import ast
+    defined = set()
+    for block in _solution_blocks(nb):
+        try:
+            tree = ast.parse(block)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                defined.add(node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                defined.add(node.name)
+            elif isinstance(node, ast.arg):
+                defined.add(node.arg)
+    seen = set()
+    for other in (read(EXERCISES / path.name), read(path)):
+        for cell in other.cells:
+            seen |= set(re.findall(r"[A-Za-z_]\w*", cell.source))
+    return {n for n in defined - seen if len(n) > 1}
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=ids)
+def test_hints_come_in_tiers_without_the_answer(path):
+    """Hints in tiers (the idea; what must hold; for *implement*, a shape plan), none of which is
+    the answer: no line of the answer's code, no identifier only the answer defines, no code
+    block (issue 26; book/chapter_contract.md, Exercises)."""
     nb, cells = _exercises(path)
-    answer = _solution_lines(nb)
+    answer, fragments = _solution_lines(nb), _code_fragments(nb)
+    private = _solution_only_names(path, nb)
     for title, src in cells:
+        kind = KIND_LINE.search(src).group(1) if KIND_LINE.search(src) else None
         hints = HINT.findall(src)
-        labels = [h[0].split(":")[0].strip() for h in hints]
-        assert labels[:2] == ["Hint 1", "Hint 2"], (
-            f"{title}: hints {labels}; fold them as 'Hint 1: the idea', then 'Hint 2: ...'")
+        labels = [" ".join(h[0].split()) for h in hints]
+        want = HINT_LABELS[:3] if kind == "implement" else HINT_LABELS[:2]
+        assert labels == want, f"{title}: hints {labels}; a {kind} exercise folds {want}"
         for label, body in hints:
+            flat = " ".join(body.split())
             given = [line for line in map(lambda s: " ".join(s.split()), body.splitlines())
-                     if line in answer]
+                     if line in answer] + [f for f in fragments if f in flat]
             assert not given, f"{title}, {label}: the hint gives a line of the answer: {given[0]!r}"
+            lifted = [span for span in re.findall(r"`([^`]+)`", body)
+                      if len(span) >= 8 and re.search(r"[()\[\]=+*/@-]", span)
+                      and any(span.replace(" ", "") in f.replace(" ", "") for f in fragments)]
+            assert not lifted, f"{title}, {label}: the hint quotes the answer's code: {lifted[0]!r}"
+            spans = " ".join(re.findall(r"`([^`]+)`", body))
+            named = sorted(n for n in private
+                           if re.search(rf"\b{re.escape(n)}\b", spans)
+                           or ("_" in n and re.search(rf"\b{re.escape(n)}\b", body)))
+            assert not named, (f"{title}, {label}: the hint names {named}, which only the answer "
+                               "defines")
             fences = re.findall(r"```.*?```", body, re.S)
-            assert all(f.count("\n") <= 2 for f in fences), (
-                f"{title}, {label}: a code block in a hint; give the idea or the equation")
+            assert not fences, f"{title}, {label}: a code block in a hint; give the idea"
 
 
 def _exercise_minutes(path) -> int | None:
@@ -214,10 +348,10 @@ def test_times_agree_with_the_self_paced_page(path):
     assert m, "the opening cell's **Time:** line reads 'about N minutes to read and run, ...'"
     assert cols[1].startswith(f"{m.group(1)} min"), (
         f"self_paced.md says {cols[1]!r} to read and run; the chapter says {m.group(1)} minutes")
-    minutes = _exercise_minutes(path)
-    if minutes is not None:
-        assert cols[2] == f"{minutes} min", (
-            f"self_paced.md says {cols[2]!r} for the exercises; the chapter says {minutes} minutes")
+    core, core_minutes, total = _sets(path)
+    assert cols[2:4] == [f"{core_minutes} min", f"{total} min"], (
+        f"self_paced.md says {cols[2:4]} for the core set and all exercises; the chapter's "
+        f"exercises say {core_minutes} min and {total} min")
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=ids)
@@ -250,6 +384,11 @@ def test_new_exercise_skeleton_per_kind(tmp_path):
         assert "check" in cells[-1].metadata["tags"]
         assert "def share_a_prefix(" in "".join(c.source for c in cells)
         assert ("def prediction():" in cells[1].source) == (kind == "predict, then measure")
+        assert ("committed(prediction)" in cells[-1].source) == (kind == "predict, then measure")
+        labels = re.findall(r"<summary>(Hint \d)", cells[0].source)
+        assert labels == (["Hint 1", "Hint 2", "Hint 3"] if kind == "implement"
+                          else ["Hint 1", "Hint 2"]), (kind, labels)
+        assert "*Set:*" in cells[0].source, kind
         assert all(len(line) <= 100 for c in cells for line in c.source.splitlines()), kind
     import nbformat
     nb = nbformat.v4.new_notebook(cells=cells)

@@ -8,7 +8,11 @@ In a solution notebook:
 - markdown between `<!-- BEGIN SOLUTION -->` and `<!-- END SOLUTION -->` becomes
   `*Your answer here.*`;
 - cells tagged `solution-only` are dropped;
-- the title `# Solutions: N. Name` becomes `# Exercises: N. Name`;
+- the title `# Solutions: N. Name` becomes `# Exercises: N. Name`, and the opening says that
+  the check cells are folded;
+- check cells (tag `check`) are folded: their input collapsed in JupyterLab
+  (`jupyter.source_hidden`) and behind a toggle on the site (tag `hide-input`), since their code
+  holds an independent reference that would give the answer away;
 - outputs and execution counts are cleared.
 
     python tools/make_exercises.py           # (re)write exercises/
@@ -28,6 +32,12 @@ BEGIN = re.compile(r"^(\s*)# BEGIN SOLUTION\s*$")
 EXERCISE = re.compile(r"^## Exercise (\d+):\s*(.+?)\s*$", re.M)
 END = re.compile(r"^\s*# END SOLUTION\s*$")
 MD_BLOCK = re.compile(r"<!-- BEGIN SOLUTION -->.*?<!-- END SOLUTION -->", re.S)
+# Check cells are folded in the exercise notebook (JupyterLab: the input collapsed; the site: a
+# "show code" toggle). Their code holds an independent reference, which is not a hint.
+FOLD = "hide-input"
+FOLDED_NOTE = ("*The check cells are folded: run them as they are. Their code holds an "
+               "independent reference, so open one only after your own attempt, as you would "
+               "a hint.*")
 
 
 def stub_code(source: str, where: str, exercise: str = "Exercise") -> str:
@@ -40,7 +50,12 @@ def stub_code(source: str, where: str, exercise: str = "Exercise") -> str:
             inside = True
             indent = m.group(1)
             message = f"{exercise} not done yet"
-            out.append(f"{indent}raise NotImplementedError({message!r})")
+            line = f"{indent}raise NotImplementedError({message!r})"
+            if len(line) > 100:                 # the book's 100 columns: split the message
+                cut = message.rfind(" ", 0, 100 - len(indent) - 30)
+                line = (f"{indent}raise NotImplementedError({message[:cut + 1]!r}\n"
+                        f"{indent}                          {message[cut + 1:]!r})")
+            out.append(line)
         elif END.match(line):
             if not inside:
                 raise ValueError(f"{where}: END SOLUTION without BEGIN")
@@ -67,10 +82,14 @@ def exercise_from_solution(solution) -> nbformat.NotebookNode:
             cell.source = stub_code(cell.source, f"cell {i}", exercise or "Exercise")
             cell.outputs = []
             cell.execution_count = None
+            if "check" in tags(cell):           # folded, as the hints are: opened on purpose
+                cell.metadata.setdefault("jupyter", {})["source_hidden"] = True
+                cell.metadata["tags"] = [*cell.metadata["tags"], FOLD]
         elif cell.cell_type == "markdown":
             cell.source = MD_BLOCK.sub("*Your answer here.*", cell.source)
             if not cells:
                 cell.source = re.sub(r"^# Solutions:", "# Exercises:", cell.source)
+                cell.source += "\n\n" + FOLDED_NOTE
         cells.append(cell)
     nb.cells = cells
     return nb

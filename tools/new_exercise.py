@@ -5,14 +5,16 @@
 
 It appends, with the next exercise number, fresh cell ids (`cNNN`) and slide metadata:
 1. the exercise's markdown: heading, kind and time, task (worded for the kind), `*Practises:*`,
-   `*attnlab:*` and two folded hints (the idea as a question, then a property or a tiny case;
-   never the formula, the fix or the code);
+   `*attnlab:*` and folded hints in tiers (the idea as a question; what must hold: a property or
+   a tiny case, never the formula, the fix, the order or the code; for *implement*, a shape plan);
+   the kind line ends with the exercise's set (`*Set:* core` or `*Set:* going further`);
 2. for a *debug* exercise, the buggy function in a plain code cell, with its author's test;
 3. the answer cell: a function (a short name: the title's first three words) whose body sits
    between `# BEGIN SOLUTION` and `# END SOLUTION` (an answer that is a value is still returned
    by a function: a stub raises NotImplementedError, and a raise at the top level of a cell
    would stop the stub test); a *predict, then measure* exercise also gets `prediction()` for
-   the committed literal, a *derive* one a function of the configuration;
+   the literal typed in first (the check reads it through `attnlab.toolkit.committed`, which
+   refuses a prediction() that computes), a *derive* one a function of the configuration;
 4. for a *debug* exercise, a "Your answer" markdown cell for the diagnosis;
 5. a check cell tagged `check` that calls the function through `call_answer`, tests the type,
    then the values.
@@ -23,8 +25,10 @@ whose cells still hold one (outputs aside), and so does `--check`:
     python tools/new_exercise.py --check solutions/04_scaled_dot_product.ipynb
 
 Then: write the answer and the checks, list wrong and right answers in
-`tests/wrong_answers/NN_name.py`, add the exercise to the lecture plan's "Exercises to assign",
-keep the chapter's visible Exercises slide within 60 words, and run
+`tests/wrong_answers/NN_name.py`, add the exercise's minutes to the chapter's **Time:** line
+(both sums, core and all) and to its solution opening's count, add it to the lecture plan's
+"Exercises to assign" if it is core, keep the chapter's visible Exercises slide within 60 words,
+run `make self-paced` (the table's rows follow the solutions), and run
 `make chapter NB=notebooks/NN_name.ipynb` (book/chapter_contract.md, "Adding an exercise").
 """
 from __future__ import annotations
@@ -75,7 +79,7 @@ ANSWERS = {
     "predict, then measure": (
         "def prediction():\n"
         "    # BEGIN SOLUTION\n"
-        "    return None          # TODO: a literal (a number or a choice), committed first\n"
+        "    return None          # TODO: a literal (a number or a choice), typed in first\n"
         "    # END SOLUTION\n\n\n"
         "def {name}(x):\n"
         "    # BEGIN SOLUTION\n"
@@ -118,9 +122,12 @@ def skeleton(number: int, title: str, kind: str, chapter: str) -> list:
     name = function_name(number, title)
     buggy = f"{name}_buggy"
     task = TASKS.get(kind, TASK).format(buggy=buggy)
+    plan = ("" if kind != "implement" else "\n\n<details><summary>Hint 3: a shape plan</summary>"
+            "\n\nTODO: the shape of each intermediate array, in order (not the operations).\n"
+            "</details>")
     markdown = f"""## Exercise {number}: {title}
 
-*Kind:* {kind} · *Time:* TODO min
+*Kind:* {kind} · *Time:* TODO min · *Set:* TODO (core, or going further)
 
 {task}
 
@@ -133,13 +140,16 @@ def skeleton(number: int, title: str, kind: str, chapter: str) -> list:
 TODO: the idea, as a question.
 </details>
 
-<details><summary>Hint 2: the key equation</summary>
+<details><summary>Hint 2: what must hold</summary>
 
 TODO: a property the answer must satisfy, or a tiny case to work by hand (never the formula
-to type, the fix or the code).
-</details>"""
+to type, the fix, the order or the code).
+</details>{plan}"""
     answer = ANSWERS.get(kind, ANSWER).format(name=name, buggy=buggy)
-    check = (f"got = call_answer({name}, 1.0, why=\"TODO: what the call exercises\")\n"
+    committed = ("from attnlab.toolkit import committed\n\n"
+                 "predicted = committed(prediction)    # refuses a prediction() that computes\n"
+                 if kind == "predict, then measure" else "")
+    check = (committed + f"got = call_answer({name}, 1.0, why=\"TODO: what the call exercises\")\n"
              "assert isinstance(got, float), f\"expected a float, got {type(got).__name__}\"\n"
              f"assert got == 1.0, f\"{name}(1.0) = {{got}}, expected 1.0: \"\n"
              "       \"TODO (the likely cause)\"\n"

@@ -1,125 +1,5 @@
 """Wrong answers a learner would plausibly write for chapter 2's exercises."""
 WRONG = [
-    (1, "a dot product instead of the additive score", '''
-def additive_scores(q, keys, W_q, W_k, v_a):
-    return (np.asarray(keys) @ W_k) @ (np.asarray(q) @ W_q)
-'''),
-    (1, "hidden units summed instead of weighted by v_a", '''
-def additive_scores(q, keys, W_q, W_k, v_a):
-    q, keys = np.asarray(q, dtype=np.float64), np.asarray(keys, dtype=np.float64)
-    return np.tanh(q @ W_q + keys @ W_k).sum(axis=-1)
-'''),
-    (1, "tanh forgotten", '''
-def additive_scores(q, keys, W_q, W_k, v_a):
-    q, keys = np.asarray(q, dtype=np.float64), np.asarray(keys, dtype=np.float64)
-    return (q @ W_q + keys @ W_k) @ v_a
-'''),
-    (1, "v_a applied before the tanh", '''
-def additive_scores(q, keys, W_q, W_k, v_a):
-    q, keys = np.asarray(q, dtype=np.float64), np.asarray(keys, dtype=np.float64)
-    return np.tanh((q @ W_q + keys @ W_k) @ v_a)
-'''),
-    (1, "W_q and W_k swapped", '''
-def additive_scores(q, keys, W_q, W_k, v_a):
-    q, keys = np.asarray(q, dtype=np.float64), np.asarray(keys, dtype=np.float64)
-    return np.tanh(q @ W_k + keys @ W_q) @ v_a
-'''),
-    (2, "padding filled with 0 instead of -inf", '''
-def masked_weights(scores, allowed):
-    scores, allowed = np.asarray(scores, dtype=np.float64), np.asarray(allowed, dtype=bool)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row with no allowed position")
-    filled = np.where(allowed, scores, 0.0)
-    e = np.exp(filled - filled.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-'''),
-    (2, "softmax first, then the padded weights zeroed, not renormalised", '''
-def masked_weights(scores, allowed):
-    scores, allowed = np.asarray(scores, dtype=np.float64), np.asarray(allowed, dtype=bool)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row with no allowed position")
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True) * allowed
-'''),
-    (2, "softmax over everything, then masked and renormalised (padding garbage decides the max)", '''
-def masked_weights(scores, allowed):
-    scores, allowed = np.asarray(scores, dtype=np.float64), np.asarray(allowed, dtype=bool)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row with no allowed position")
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True)) * allowed
-    return e / e.sum(axis=-1, keepdims=True)
-'''),
-    (2, "no max subtracted: overflows on large scores", '''
-def masked_weights(scores, allowed):
-    scores, allowed = np.asarray(scores, dtype=np.float64), np.asarray(allowed, dtype=bool)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row with no allowed position")
-    e = np.exp(np.where(allowed, scores, -np.inf))
-    return e / e.sum(axis=-1, keepdims=True)
-'''),
-    (2, "an empty row returns NaN instead of raising", '''
-def masked_weights(scores, allowed):
-    scores, allowed = np.asarray(scores, dtype=np.float64), np.asarray(allowed, dtype=bool)
-    filled = np.where(allowed, scores, -np.inf)
-    with np.errstate(all="ignore"):
-        e = np.exp(filled - filled.max(axis=-1, keepdims=True))
-        return e / e.sum(axis=-1, keepdims=True)
-'''),
-    (2, "softmax over the batch axis", '''
-def masked_weights(scores, allowed):
-    scores, allowed = np.asarray(scores, dtype=np.float64), np.asarray(allowed, dtype=bool)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row with no allowed position")
-    filled = np.where(allowed, scores, -np.inf)
-    e = np.exp(filled - filled.max(axis=0, keepdims=True))
-    return e / e.sum(axis=0, keepdims=True)
-'''),
-    (3, "mean over the keys instead of the weighted sum", '''
-def context_vectors(weights, keys):
-    return (np.asarray(weights)[..., None] * np.asarray(keys)[:, None]).mean(axis=2)
-'''),
-    (3, "weights transposed", '''
-def context_vectors(weights, keys):
-    return np.asarray(weights).swapaxes(-2, -1) @ np.asarray(keys)
-'''),
-    (3, "the unweighted sum of the keys", '''
-def context_vectors(weights, keys):
-    weights, keys = np.asarray(weights), np.asarray(keys)
-    return np.broadcast_to(keys.sum(axis=1, keepdims=True), (keys.shape[0], weights.shape[1],
-                                                             keys.shape[2])).copy()
-'''),
-    (3, "returns a torch tensor", '''
-def context_vectors(weights, keys):
-    return torch.from_numpy(np.asarray(weights)) @ torch.from_numpy(np.asarray(keys))
-'''),
-    (4, "the diagonal as the expected rule", '''
-def alignment_agreement(weights, src_len):
-    weights = np.asarray(weights, dtype=np.float64)
-    return float((weights[:src_len].argmax(axis=1) == np.arange(src_len)).mean())
-'''),
-    (4, "off by one: position n - i", '''
-def alignment_agreement(weights, src_len):
-    weights = np.asarray(weights, dtype=np.float64)
-    return float((weights[:src_len].argmax(axis=1) == src_len - np.arange(src_len)).mean())
-'''),
-    (4, "argmax over the wrong axis", '''
-def alignment_agreement(weights, src_len):
-    weights = np.asarray(weights, dtype=np.float64)
-    expected = src_len - 1 - np.arange(src_len)
-    return float((weights[:, :src_len].argmax(axis=0) == expected).mean())
-'''),
-    (4, "a count instead of a fraction", '''
-def alignment_agreement(weights, src_len):
-    weights = np.asarray(weights, dtype=np.float64)
-    expected = src_len - 1 - np.arange(src_len)
-    return float((weights[:src_len].argmax(axis=1) == expected).sum())
-'''),
-    (4, "a NumPy array instead of a float", '''
-def alignment_agreement(weights, src_len):
-    weights = np.asarray(weights, dtype=np.float64)
-    expected = src_len - 1 - np.arange(src_len)
-    return (weights[:src_len].argmax(axis=1) == expected).mean(keepdims=True)
-'''),
     (5, "split without transposing", '''
 def split_concat_weight(weight, Eq):
     weight = np.asarray(weight, dtype=np.float64)
@@ -142,55 +22,6 @@ def split_concat_weight(weight, Eq):
     return [W[:Eq], W[Eq:]]
 '''),
     # ---- added with the exercises that teach (issue 16)
-    (1, "the weights (a softmax of the scores) instead of the scores", '''
-def additive_scores(q, keys, W_q, W_k, v_a):
-    q, keys = np.asarray(q, dtype=np.float64), np.asarray(keys, dtype=np.float64)
-    return softmax_np(np.tanh(q @ W_q + keys @ W_k) @ v_a)
-'''),
-    (2, "the padding filled with -1e9 applied to the caller's array in place", '''
-def masked_weights(scores, allowed):
-    scores, allowed = np.asarray(scores, dtype=np.float64), np.asarray(allowed, dtype=bool)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row with no allowed position")
-    scores[~allowed] = -np.inf
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-'''),
-    (2, "right padding assumed: the mask rebuilt from the number of real tokens", '''
-def masked_weights(scores, allowed):
-    scores, allowed = np.asarray(scores, dtype=np.float64), np.asarray(allowed, dtype=bool)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row with no allowed position")
-    lengths = allowed.sum(axis=-1, keepdims=True)
-    prefix = np.arange(scores.shape[-1]) < lengths
-    filled = np.where(prefix, scores, -np.inf)
-    e = np.exp(filled - filled.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-'''),
-    (2, "an empty row raises another error", '''
-def masked_weights(scores, allowed):
-    scores, allowed = np.asarray(scores, dtype=np.float64), np.asarray(allowed, dtype=bool)
-    if not allowed.any(axis=-1).all():
-        raise RuntimeError("a row with no allowed position")
-    filled = np.where(allowed, scores, -np.inf)
-    e = np.exp(filled - filled.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-'''),
-    (3, "the keys transposed to make a product", '''
-def context_vectors(weights, keys):
-    return np.asarray(weights) @ np.asarray(keys).swapaxes(-2, -1)
-'''),
-    (3, "the sum over the steps L instead of the source S", '''
-def context_vectors(weights, keys):
-    w, k = np.asarray(weights, dtype=np.float64), np.asarray(keys, dtype=np.float64)
-    return np.einsum("bls,bse->ble", w / w.sum(axis=1, keepdims=True), k)
-'''),
-    (4, "argmax over the padded columns too, then compared with n - 1 - i over S", '''
-def alignment_agreement(weights, src_len):
-    weights = np.asarray(weights, dtype=np.float64)
-    S = weights.shape[1]
-    return float((weights[:src_len].argmax(axis=1) == S - 1 - np.arange(src_len)).mean())
-'''),
     (5, "split at Ek instead of Eq", '''
 def split_concat_weight(weight, Eq):
     W = np.asarray(weight, dtype=np.float64).T
@@ -364,7 +195,7 @@ def mean_entropy(model, length=10, n=200, seed=5):
 '''),
     (8, "prediction: the trained rows exactly one-hot", '''
 def prediction():
-    return {"untrained": math.log(10), "trained": 0.0}
+    return {"untrained": 2.3, "trained": 0.0}
 '''),
     (8, "prediction: the untrained model already sharp", '''
 def prediction():
@@ -372,7 +203,7 @@ def prediction():
 '''),
     (8, "prediction: the untrained entropy in bits", '''
 def prediction():
-    return {"untrained": math.log2(10), "trained": 0.4}
+    return {"untrained": 3.32, "trained": 0.4}
 '''),
     (8, "prediction: a string", '''
 def prediction():
@@ -461,56 +292,332 @@ def bidirectional_states(fw, bw, x, lengths):
     out = torch.cat([fw(x)[0], bw(x[rows, rev])[0][rows, rev]], dim=-1)
     return out * real[..., None]
 '''),
-]
-
-RIGHT = [
-    (2, "a huge negative fill instead of -inf", '''
+    # ---- exercise 1: the additive scores from a module's weights
+    (1, "the stored weights used as they are, not transposed", '''
+def additive_scores(query, keys, state):
+    hidden = np.tanh((query @ state["W_q.weight"])[:, :, None] + (keys @ state["W_k.weight"])[:, None])
+    return hidden @ state["v_a.weight"][0]
+'''),
+    (1, "the weights (a softmax of the scores) instead of the scores", '''
+def additive_scores(query, keys, state):
+    hidden = np.tanh((query @ state["W_q.weight"].T)[:, :, None] + (keys @ state["W_k.weight"].T)[:, None])
+    s = hidden @ state["v_a.weight"][0]
+    e = np.exp(s - s.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+'''),
+    (1, "the tanh applied after v_a", '''
+def additive_scores(query, keys, state):
+    hidden = (query @ state["W_q.weight"].T)[:, :, None] + (keys @ state["W_k.weight"].T)[:, None]
+    return np.tanh(hidden @ state["v_a.weight"][0])
+'''),
+    (1, "v_a's stored weight kept as a (1, Da) matrix: a trailing axis of 1", '''
+def additive_scores(query, keys, state):
+    hidden = np.tanh((query @ state["W_q.weight"].T)[:, :, None] + (keys @ state["W_k.weight"].T)[:, None])
+    return hidden @ state["v_a.weight"].T
+'''),
+    (1, "step i paired with key i only: no pairing axis", '''
+def additive_scores(query, keys, state):
+    hidden = np.tanh(query @ state["W_q.weight"].T + keys @ state["W_k.weight"].T)
+    return hidden @ state["v_a.weight"][0]
+'''),
+    (1, "W_q and W_k swapped", '''
+def additive_scores(query, keys, state):
+    hidden = np.tanh((query @ state["W_k.weight"].T)[:, :, None] + (keys @ state["W_q.weight"].T)[:, None])
+    return hidden @ state["v_a.weight"][0]
+'''),
+    (1, "computed in float32", '''
+def additive_scores(query, keys, state):
+    f = lambda a: np.asarray(a, dtype=np.float32)
+    hidden = np.tanh((f(query) @ f(state["W_q.weight"]).T)[:, :, None]
+                     + (f(keys) @ f(state["W_k.weight"]).T)[:, None])
+    return hidden @ f(state["v_a.weight"][0])
+'''),
+    (1, "the chapter's module loaded with the state, its layers called", '''
+def additive_scores(query, keys, state):
+    from attnlab.bahdanau_attention import AdditiveAttention
+    Da, Eq = state["W_q.weight"].shape
+    attn = AdditiveAttention(Eq, state["W_k.weight"].shape[1], Da).double()
+    attn.load_state_dict({k: torch.from_numpy(v) for k, v in state.items()})
+    with torch.no_grad():
+        q, k = attn.W_q(torch.from_numpy(query)), attn.project_keys(torch.from_numpy(keys))
+        return attn.v_a(torch.tanh(q[:, :, None] + k[:, None])).squeeze(-1).numpy()
+'''),
+    # ---- exercise 2: masked weights, fully padded rows included
+    (2, "padding filled with 0 instead of -inf", '''
 def masked_weights(scores, allowed):
-    scores, allowed = np.asarray(scores, dtype=np.float64), np.asarray(allowed, dtype=bool)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row with no allowed position")
-    filled = np.where(allowed, scores, -1e300)
+    filled = np.where(allowed, scores, 0.0)
     e = np.exp(filled - filled.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 '''),
-    (2, "the package's softmax_np on -inf scores", '''
-from attnlab.scaled_dot_product import softmax_np
-
+    (2, "softmax first, then the padded weights zeroed, not renormalised", '''
 def masked_weights(scores, allowed):
-    scores, allowed = np.asarray(scores, dtype=np.float64), np.asarray(allowed, dtype=bool)
-    if not allowed.any(axis=-1).all():
+    scores = np.asarray(scores, dtype=np.float64)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return np.where(allowed, e / e.sum(axis=-1, keepdims=True), 0.0)
+'''),
+    (2, "softmax over everything, then masked and renormalised (the padding decides the max)", '''
+def masked_weights(scores, allowed):
+    scores = np.asarray(scores, dtype=np.float64)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True)) * allowed
+    total = e.sum(axis=-1, keepdims=True)
+    return e / np.where(total > 0, total, 1.0)
+'''),
+    (2, "no max subtracted: overflows on large scores", '''
+def masked_weights(scores, allowed):
+    e = np.where(allowed, np.exp(np.asarray(scores, dtype=np.float64)), 0.0)
+    total = e.sum(axis=-1, keepdims=True)
+    return e / np.where(total > 0, total, 1.0)
+'''),
+    (2, "an empty row refused with ValueError, as section 3's function does", '''
+def masked_weights(scores, allowed):
+    if not np.asarray(allowed).any(axis=-1).all():
         raise ValueError("a row with no allowed position")
-    return softmax_np(np.where(allowed, scores, -np.inf), axis=-1)
+    filled = np.where(allowed, scores, -np.inf)
+    e = np.exp(filled - filled.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
 '''),
-    (3, "np.einsum", '''
-def context_vectors(weights, keys):
-    return np.einsum("bls,bse->ble", weights, keys)
+    (2, "an empty row left as NaN (-inf minus -inf)", '''
+def masked_weights(scores, allowed):
+    filled = np.where(allowed, scores, -np.inf)
+    e = np.exp(filled - filled.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
 '''),
-    (4, "np.mean returned as a NumPy float64 (a float subclass)", '''
+    (2, "the smallest float as the fill: an empty row becomes uniform", '''
+def masked_weights(scores, allowed):
+    filled = np.where(allowed, scores, np.finfo(np.float64).min)
+    e = np.exp(filled - filled.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+'''),
+    (2, "a fill of -1e9: real scores far below it", '''
+def masked_weights(scores, allowed):
+    filled = np.where(allowed, scores, -1e9)
+    e = np.exp(filled - filled.max(axis=-1, keepdims=True))
+    e = e * np.asarray(allowed).any(axis=-1, keepdims=True)
+    return e / np.maximum(e.sum(axis=-1, keepdims=True), 1e-300)
+'''),
+    (2, "a fill of -1e4 written into the caller's scores", '''
+def masked_weights(scores, allowed):
+    scores[~allowed] = -1e4
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True)) * allowed
+    total = e.sum(axis=-1, keepdims=True)
+    return e / np.where(total > 0, total, 1.0)
+'''),
+    (2, "softmax over the batch axis", '''
+def masked_weights(scores, allowed):
+    filled = np.where(allowed, scores, -np.inf)
+    top = filled.max(axis=0, keepdims=True)
+    e = np.exp(filled - np.where(np.isfinite(top), top, 0.0))
+    total = e.sum(axis=0, keepdims=True)
+    return e / np.where(total > 0, total, 1.0)
+'''),
+    (2, "right padding assumed: the mask rebuilt from the number of real tokens", '''
+def masked_weights(scores, allowed):
+    n = np.asarray(allowed).sum(axis=-1, keepdims=True)
+    rebuilt = np.arange(np.shape(scores)[-1]) < n
+    filled = np.where(rebuilt, scores, -np.inf)
+    top = filled.max(axis=-1, keepdims=True)
+    e = np.exp(filled - np.where(np.isfinite(top), top, 0.0))
+    total = e.sum(axis=-1, keepdims=True)
+    return e / np.where(total > 0, total, 1.0)
+'''),
+    (2, "an empty row attends to every position instead", '''
+def masked_weights(scores, allowed):
+    allowed = np.asarray(allowed)
+    allowed = allowed | ~allowed.any(axis=-1, keepdims=True)
+    filled = np.where(allowed, scores, -np.inf)
+    e = np.exp(filled - filled.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+'''),
+    # ---- exercise 3: the context vectors from time-major values
+    (3, "the values reshaped to (B, S, E) instead of transposed", '''
+def context_vectors(weights, values):
+    S, B, E = values.shape
+    return np.asarray(weights, dtype=np.float64) @ values.reshape(B, S, E)
+'''),
+    (3, "the time-major values used as they are", '''
+def context_vectors(weights, values):
+    return np.asarray(weights, dtype=np.float64) @ np.asarray(values, dtype=np.float64)
+'''),
+    (3, "every axis reversed with .T", '''
+def context_vectors(weights, values):
+    return weights @ values.T
+'''),
+    (3, "the mean over the source instead of the weighted sum", '''
+def context_vectors(weights, values):
+    B, L, S = weights.shape
+    return np.repeat(values.mean(axis=0)[:, None, :], L, axis=1)
+'''),
+    (3, "returns a torch tensor", '''
+def context_vectors(weights, values):
+    return torch.einsum("bls,sbe->ble", torch.from_numpy(weights), torch.from_numpy(values))
+'''),
+    (3, "computed in float32", '''
+def context_vectors(weights, values):
+    return weights.astype(np.float32) @ values.astype(np.float32).transpose(1, 0, 2)
+'''),
+    (3, "transposed in place into the caller's buffer", '''
+def context_vectors(weights, values):
+    S, B, E = values.shape
+    moved = values.transpose(1, 0, 2).copy()
+    values.shape = (B, S, E)
+    values[...] = moved
+    return weights @ values
+'''),
+    # ---- exercise 4: the alignment over a whole batch
+    (4, "the arg-max over the real columns only", '''
 def alignment_agreement(weights, src_len):
     weights = np.asarray(weights, dtype=np.float64)
-    return np.mean(np.argmax(weights[:src_len], axis=1) == src_len - 1 - np.arange(src_len))
+    hits = total = 0
+    for b, n in enumerate(np.asarray(src_len).tolist()):
+        hits += (weights[b, :n, :n].argmax(-1) == n - 1 - np.arange(n)).sum()
+        total += n
+    return float(hits / total)
 '''),
+    (4, "the mean of the sentences' fractions", '''
+def alignment_agreement(weights, src_len):
+    weights = np.asarray(weights, dtype=np.float64)
+    fractions = [(weights[b, :n].argmax(-1) == n - 1 - np.arange(n)).mean()
+                 for b, n in enumerate(np.asarray(src_len).tolist())]
+    return float(np.mean(fractions))
+'''),
+    (4, "the EOS step scored too", '''
+def alignment_agreement(weights, src_len):
+    weights = np.asarray(weights, dtype=np.float64)
+    n = np.asarray(src_len).reshape(-1, 1)
+    steps = np.arange(weights.shape[1])[None, :]
+    scored = steps <= n
+    agree = (weights.argmax(-1) == n - 1 - steps) & scored
+    return float(agree.sum() / scored.sum())
+'''),
+    (4, "every step scored, the padding steps too", '''
+def alignment_agreement(weights, src_len):
+    weights = np.asarray(weights, dtype=np.float64)
+    n = np.asarray(src_len).reshape(-1, 1)
+    steps = np.arange(weights.shape[1])[None, :]
+    return float((weights.argmax(-1) == n - 1 - steps).mean())
+'''),
+    (4, "the expected position from the padded width S", '''
+def alignment_agreement(weights, src_len):
+    weights = np.asarray(weights, dtype=np.float64)
+    B, T, S = weights.shape
+    n = np.asarray(src_len).reshape(-1, 1)
+    steps = np.arange(T)[None, :]
+    scored = steps < n
+    return float(((weights.argmax(-1) == S - 1 - steps) & scored).sum() / scored.sum())
+'''),
+    (4, "off by one: position n - i", '''
+def alignment_agreement(weights, src_len):
+    weights = np.asarray(weights, dtype=np.float64)
+    n = np.asarray(src_len).reshape(-1, 1)
+    steps = np.arange(weights.shape[1])[None, :]
+    scored = steps < n
+    return float(((weights.argmax(-1) == n - steps) & scored).sum() / scored.sum())
+'''),
+    (4, "the diagonal as the expected rule", '''
+def alignment_agreement(weights, src_len):
+    weights = np.asarray(weights, dtype=np.float64)
+    n = np.asarray(src_len).reshape(-1, 1)
+    steps = np.arange(weights.shape[1])[None, :]
+    scored = steps < n
+    return float(((weights.argmax(-1) == steps) & scored).sum() / scored.sum())
+'''),
+    (4, "a count instead of a fraction", '''
+def alignment_agreement(weights, src_len):
+    weights = np.asarray(weights, dtype=np.float64)
+    n = np.asarray(src_len).reshape(-1, 1)
+    steps = np.arange(weights.shape[1])[None, :]
+    return float(((weights.argmax(-1) == n - 1 - steps) & (steps < n)).sum())
+'''),
+    (4, "a NumPy array instead of a float", '''
+def alignment_agreement(weights, src_len):
+    weights = np.asarray(weights, dtype=np.float64)
+    n = np.asarray(src_len).reshape(-1, 1)
+    steps = np.arange(weights.shape[1])[None, :]
+    scored = steps < n
+    return np.array([((weights.argmax(-1) == n - 1 - steps) & scored).sum() / scored.sum()])
+'''),
+    # ---- exercises 5, 6, 8: third round
+    (5, "split in float32", '''
+def split_concat_weight(weight, Eq):
+    W = np.asarray(weight, dtype=np.float32).T
+    return W[:Eq], W[Eq:]
+'''),
+    (6, "the axis fixed, computed in float32", '''
+def attend_time_major(s_prev, enc_states, allowed, W_q, W_k, v_a):
+    f = lambda a: np.asarray(a, dtype=np.float32)
+    hidden = np.tanh(f(s_prev) @ f(W_q) + f(enc_states) @ f(W_k))
+    scores = np.where(allowed, hidden @ f(v_a), -np.inf)
+    weights = softmax_np(scores, axis=0)
+    context = (weights[..., None] * f(enc_states)).sum(axis=0)
+    return context, weights.T
+'''),
+    (8, "prediction: the measurement run inside prediction()", '''
+def prediction():
+    return {"untrained": mean_entropy(untrained), "trained": mean_entropy(trained)}
+'''),
+    # ---- exercises 1, 2, 5, 8, 9: the outside reader's slips (fourth round)
+    (1, "computed in float32, returned as float64", '''
+def additive_scores(query, keys, state):
+    f = lambda a: np.asarray(a, dtype=np.float32)
+    hidden = np.tanh((f(query) @ f(state["W_q.weight"]).T)[:, :, None]
+                     + (f(keys) @ f(state["W_k.weight"]).T)[:, None])
+    return (hidden @ f(state["v_a.weight"][0])).astype(np.float64)
+'''),
+    (2, "computed in float32, returned as float64", '''
+def masked_weights(scores, allowed):
+    allowed = np.asarray(allowed, dtype=bool)
+    filled = np.where(allowed, np.asarray(scores, dtype=np.float64), -np.inf)
+    top = filled.max(axis=-1, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    e = np.exp(filled - top).astype(np.float32)
+    total = e.sum(axis=-1, keepdims=True)
+    return (e / np.where(total > 0, total, 1.0)).astype(np.float64)
+'''),
+    (5, "a round trip through float32", '''
+def split_concat_weight(weight, Eq):
+    W = np.asarray(weight).astype(np.float32).astype(np.float64).T
+    return W[:Eq], W[Eq:]
+'''),
+    (5, "reshaped to (Eq + Ek, Da) instead of transposed", '''
+def split_concat_weight(weight, Eq):
+    weight = np.asarray(weight, dtype=np.float64)
+    W = weight.reshape(weight.shape[1], weight.shape[0])
+    return W[:Eq], W[Eq:]
+'''),
+    (8, "prediction: the measurement computed into a default argument", '''
+def prediction(d={"untrained": mean_entropy(untrained), "trained": mean_entropy(trained)}):
+    return d
+'''),
+    (8, "prediction: the measurement in a keyword-only default", '''
+def prediction(*, d={"untrained": mean_entropy(untrained), "trained": mean_entropy(trained)}):
+    return d
+'''),
+    (8, "generate asked for length steps: the EOS step never decoded", '''
+def mean_entropy(model, length=10, n=200, seed=5):
+    src, src_len, _, _ = encode_batch(make_pairs(n, length, length, np.random.default_rng(seed)))
+    _, weights = model.generate(src, src_len, length)
+    terms = torch.where(weights > 0, -weights * torch.log(weights), torch.zeros_like(weights))
+    return terms.sum(-1).mean().item()
+'''),
+    (9, "packing through the C functions under torch and torch._VF", '''
+def bidirectional_states(fw, bw, x, lengths):
+    order = torch.argsort(lengths, descending=True)
+    data, sizes = torch._pack_padded_sequence(x[order], lengths[order], True)
+    params = list(fw._flat_weights) + list(bw._flat_weights)
+    h0 = torch.zeros(2, len(lengths), fw.hidden_size, dtype=x.dtype)
+    out, _ = torch._VF.gru(data, sizes, h0, params, True, 1, 0.0, False, True)
+    padded, _ = torch._pad_packed_sequence(out, sizes, True, 0.0, x.shape[1])
+    return padded[torch.argsort(order)]
+'''),
+]
+
+RIGHT = [
     (5, "np.split of the transposed weight", '''
 def split_concat_weight(weight, Eq):
     W_q, W_k = np.split(np.asarray(weight).T, [Eq])
     return W_q, W_k
 '''),
 
-    (1, "np.einsum for the hidden layer and the weighting", '''
-def additive_scores(q, keys, W_q, W_k, v_a):
-    q, keys = np.asarray(q, dtype=np.float64), np.asarray(keys, dtype=np.float64)
-    return np.einsum("sa,a->s", np.tanh(np.einsum("e,ea->a", q, W_q) + np.einsum("se,ea->sa", keys, W_k)), v_a)
-'''),
-    (2, "np.ma masked arrays, filled with 0", '''
-def masked_weights(scores, allowed):
-    scores, allowed = np.asarray(scores, dtype=np.float64), np.asarray(allowed, dtype=bool)
-    if not allowed.any(axis=-1).all():
-        raise ValueError("a row with no allowed position")
-    m = np.ma.masked_array(scores, mask=~allowed)
-    e = np.ma.exp(m - m.max(axis=-1, keepdims=True))
-    return (e / e.sum(axis=-1, keepdims=True)).filled(0.0)
-'''),
     (6, "converted to batch-first and the chapter's additive_attention_np", '''
 def attend_time_major(s_prev, enc_states, allowed, W_q, W_k, v_a):
     from attnlab.bahdanau_attention import additive_attention_np
@@ -571,5 +678,82 @@ def bidirectional_states(fw, bw, x, lengths):
     back = back.gather(1, rev[..., None].expand(B, S, back.shape[-1]))
     out = torch.cat([fw(x)[0], back], dim=-1)
     return out.masked_fill(~real[..., None], 0.0)
+'''),
+    (1, "np.einsum for the projections, the hidden layer and the weighting", '''
+def additive_scores(query, keys, state):
+    q = np.einsum("ble,ae->bla", np.asarray(query, dtype=np.float64), state["W_q.weight"])
+    k = np.einsum("bse,ae->bsa", np.asarray(keys, dtype=np.float64), state["W_k.weight"])
+    return np.einsum("blsa,a->bls", np.tanh(q[:, :, None] + k[:, None]), state["v_a.weight"][0])
+'''),
+    (1, "a loop over the decoder steps", '''
+def additive_scores(query, keys, state):
+    B, L, _ = query.shape
+    k = keys @ state["W_k.weight"].T                             # (B, S, Da)
+    out = np.zeros((B, L, keys.shape[1]))
+    for i in range(L):
+        q = query[:, i] @ state["W_q.weight"].T                  # (B, Da)
+        out[:, i] = np.tanh(q[:, None] + k) @ state["v_a.weight"][0]
+    return out
+'''),
+    (1, "in PyTorch, converted back to float64 NumPy", '''
+def additive_scores(query, keys, state):
+    t = {k: torch.from_numpy(v) for k, v in state.items()}
+    q = torch.from_numpy(np.asarray(query)) @ t["W_q.weight"].T
+    k = torch.from_numpy(np.asarray(keys)) @ t["W_k.weight"].T
+    return (torch.tanh(q.unsqueeze(2) + k.unsqueeze(1)) @ t["v_a.weight"][0]).numpy()
+'''),
+    (2, "NaN on the empty rows replaced after the fact", '''
+def masked_weights(scores, allowed):
+    filled = np.where(allowed, scores, -np.inf)
+    with np.errstate(invalid="ignore"):
+        e = np.exp(filled - filled.max(axis=-1, keepdims=True))
+        w = e / e.sum(axis=-1, keepdims=True)
+    return np.nan_to_num(w, nan=0.0)
+'''),
+    (2, "np.ma masked arrays, filled with 0", '''
+def masked_weights(scores, allowed):
+    scores, allowed = np.asarray(scores, dtype=np.float64), np.asarray(allowed, dtype=bool)
+    m = np.ma.masked_array(scores, mask=~allowed)
+    e = np.ma.exp(m - m.max(axis=-1, keepdims=True))
+    return np.ma.filled(e / e.sum(axis=-1, keepdims=True), 0.0)
+'''),
+    (2, "the package's softmax_np on the rows that have a real position", '''
+from attnlab.scaled_dot_product import softmax_np
+
+def masked_weights(scores, allowed):
+    scores, allowed = np.asarray(scores, dtype=np.float64), np.asarray(allowed, dtype=bool)
+    out = np.zeros(scores.shape)
+    some = allowed.any(axis=-1)
+    out[some] = softmax_np(np.where(allowed, scores, -np.inf)[some], axis=-1)
+    return out
+'''),
+    (3, "np.einsum", '''
+def context_vectors(weights, values):
+    return np.einsum("bls,sbe->ble", weights, values)
+'''),
+    (3, "np.swapaxes, then a product", '''
+def context_vectors(weights, values):
+    return np.matmul(weights, np.swapaxes(values, 0, 1))
+'''),
+    (3, "a loop over sentences", '''
+def context_vectors(weights, values):
+    return np.stack([weights[b] @ values[:, b] for b in range(weights.shape[0])])
+'''),
+    (4, "a loop over sentences and steps, np.float64 returned (a float subclass)", '''
+def alignment_agreement(weights, src_len):
+    weights = np.asarray(weights, dtype=np.float64)
+    hits = []
+    for b, n in enumerate(np.asarray(src_len).tolist()):
+        for i in range(n):
+            hits.append(np.argmax(weights[b, i]) == n - 1 - i)
+    return np.mean(hits)
+'''),
+    (4, "in PyTorch", '''
+def alignment_agreement(weights, src_len):
+    w = torch.as_tensor(np.asarray(weights, dtype=np.float64))
+    n = torch.as_tensor(np.asarray(src_len))[:, None]
+    steps = torch.arange(w.shape[1])[None, :]
+    scored = steps < n
+    return ((w.argmax(-1) == n - 1 - steps) & scored).sum().item() / scored.sum().item()
 '''),
 ]

@@ -82,6 +82,47 @@ def concat_scores(q, k, W, v):
                             np.broadcast_to(k[:, None, :, :], (B, L, S, k.shape[-1]))], axis=-1)
     return np.tanh(pairs @ W) @ v
 '''),
+    (2, "the chapter's split in one piece: the whole (B, L, S, A) hidden layer", '''
+def concat_scores(q, k, W, v):
+    q, k, W, v = (np.asarray(a, dtype=np.float64) for a in (q, k, W, v))
+    Dq = q.shape[-1]
+    return np.tanh((q @ W[:Dq])[:, :, None, :] + (k @ W[Dq:])[:, None, :, :]) @ v
+'''),
+    (2, 'one piece with np.einsum (the hidden layer still whole)', '''
+def concat_scores(q, k, W, v):
+    q, k, W, v = (np.asarray(a, dtype=np.float64) for a in (q, k, W, v))
+    Dq = q.shape[-1]
+    hidden = np.tanh(np.einsum("bld,da->bla", q, W[:Dq])[:, :, None]
+                     + np.einsum("bsd,da->bsa", k, W[Dq:])[:, None])
+    return np.einsum("blsa,a->bls", hidden, v)
+'''),
+    (2, 'a loop over the queries that stops one short (range(L - 1))', '''
+def concat_scores(q, k, W, v):
+    q, k, W, v = (np.asarray(a, dtype=np.float64) for a in (q, k, W, v))
+    Dq = q.shape[-1]
+    wq, wk = q @ W[:Dq], k @ W[Dq:]
+    scores = np.zeros(q.shape[:2] + k.shape[1:2])
+    for i in range(q.shape[1] - 1):
+        scores[:, i] = np.tanh(wq[:, i, None, :] + wk) @ v
+    return scores
+'''),
+    (2, 'a loop over the queries, the blocks of W swapped', '''
+def concat_scores(q, k, W, v):
+    q, k, W, v = (np.asarray(a, dtype=np.float64) for a in (q, k, W, v))
+    Dk = k.shape[-1]
+    wq, wk = q @ W[Dk:], k @ W[:Dk]
+    scores = np.empty(q.shape[:2] + k.shape[1:2])
+    for i in range(q.shape[1]):
+        scores[:, i] = np.tanh(wq[:, i, None, :] + wk) @ v
+    return scores
+'''),
+    (2, 'pieces in float32 (the statement asks for float64)', '''
+def concat_scores(q, k, W, v):
+    q, k, W, v = (np.asarray(a, dtype=np.float32) for a in (q, k, W, v))
+    Dq = q.shape[-1]
+    wq, wk = q @ W[:Dq], k @ W[Dq:]
+    return np.stack([np.tanh(wq[:, i, None, :] + wk) @ v for i in range(q.shape[1])], axis=1)
+'''),
     # --- exercise 3: local-p weights with the wrong fall-off (debug)
     (3, "no bug found: sigma = D_window left in", '''
 local_p_weights = local_p_weights_given
@@ -183,127 +224,240 @@ def local_p_weights(scores, centre, D_window, allowed):
     e = np.exp(masked - masked.max(-1, keepdims=True))
     return e / e.sum(-1, keepdims=True) * np.exp(-dist ** 2 / (2 * (D_window / 2) ** 2))
 '''),
-    # --- exercise 4: the local-p centre (implement)
-    (4, "scaled by the padded width (the chapter's pitfall)", '''
-def local_p_centre(h, W_p, v_p, src_len):
+    (4, "the chapter's centre: the run assumed to start at 0", '''
+def local_p_centre_anywhere(h, W_p, v_p, allowed):
     h, W_p, v_p = (np.asarray(a, dtype=np.float64) for a in (h, W_p, v_p))
-    S = np.max(src_len)
-    return (S - 1) / (1 + np.exp(-(np.tanh(h @ W_p) @ v_p)))
-'''),
-    (4, "S_b instead of S_b - 1", '''
-def local_p_centre(h, W_p, v_p, src_len):
-    h, W_p, v_p = (np.asarray(a, dtype=np.float64) for a in (h, W_p, v_p))
-    src_len = np.asarray(src_len, dtype=np.float64)
-    return src_len[:, None] / (1 + np.exp(-(np.tanh(h @ W_p) @ v_p)))
-'''),
-    (4, "tanh forgotten", '''
-def local_p_centre(h, W_p, v_p, src_len):
-    h, W_p, v_p = (np.asarray(a, dtype=np.float64) for a in (h, W_p, v_p))
-    src_len = np.asarray(src_len, dtype=np.float64)
-    return (src_len[:, None] - 1) / (1 + np.exp(-((h @ W_p) @ v_p)))
-'''),
-    (4, "the logistic as exp(z) / (1 + exp(z)): inf / inf for a large z", '''
-def local_p_centre(h, W_p, v_p, src_len):
-    h, W_p, v_p = (np.asarray(a, dtype=np.float64) for a in (h, W_p, v_p))
-    src_len = np.asarray(src_len, dtype=np.float64)
     z = np.tanh(h @ W_p) @ v_p
-    return (src_len[:, None] - 1) * np.exp(z) / (1 + np.exp(z))
+    return (np.asarray(allowed).sum(-1)[:, None] - 1) * np.exp(-np.logaddexp(0.0, -z))
 '''),
-    (4, "the lengths broadcast over the wrong axis", '''
-def local_p_centre(h, W_p, v_p, src_len):
+    (4, 'left padding assumed: the run starts at S - S_b', '''
+def local_p_centre_anywhere(h, W_p, v_p, allowed):
     h, W_p, v_p = (np.asarray(a, dtype=np.float64) for a in (h, W_p, v_p))
-    src_len = np.asarray(src_len, dtype=np.float64)
-    return (src_len - 1) / (1 + np.exp(-(np.tanh(h @ W_p) @ v_p)))
+    allowed = np.asarray(allowed, dtype=bool)
+    n = allowed.sum(-1)[:, None]
+    z = np.tanh(h @ W_p) @ v_p
+    return allowed.shape[1] - n + (n - 1) * np.exp(-np.logaddexp(0.0, -z))
 '''),
-    (4, "the package's function", '''
-def local_p_centre(h, W_p, v_p, src_len):
-    return package.local_p_centre_np(h, W_p, v_p, src_len)
-'''),
-    (4, "the package's sigmoid", '''
-def local_p_centre(h, W_p, v_p, src_len):
+    (4, "scaled by the padded width S - 1 (the chapter's pitfall)", '''
+def local_p_centre_anywhere(h, W_p, v_p, allowed):
     h, W_p, v_p = (np.asarray(a, dtype=np.float64) for a in (h, W_p, v_p))
-    src_len = np.asarray(src_len, dtype=np.float64)
-    return (src_len[:, None] - 1) * package.sigmoid_np(np.tanh(h @ W_p) @ v_p)
+    allowed = np.asarray(allowed, dtype=bool)
+    z = np.tanh(h @ W_p) @ v_p
+    return allowed.argmax(-1)[:, None] + (allowed.shape[1] - 1) * np.exp(-np.logaddexp(0.0, -z))
 '''),
-    # --- exercise 5: masked dot attention (implement)
+    (4, 'S_b instead of S_b - 1', '''
+def local_p_centre_anywhere(h, W_p, v_p, allowed):
+    h, W_p, v_p = (np.asarray(a, dtype=np.float64) for a in (h, W_p, v_p))
+    allowed = np.asarray(allowed, dtype=bool)
+    z = np.tanh(h @ W_p) @ v_p
+    return allowed.argmax(-1)[:, None] + allowed.sum(-1)[:, None] * np.exp(-np.logaddexp(0.0, -z))
+'''),
+    (4, 'the start found on the flattened mask (np.argmax without an axis)', '''
+def local_p_centre_anywhere(h, W_p, v_p, allowed):
+    h, W_p, v_p = (np.asarray(a, dtype=np.float64) for a in (h, W_p, v_p))
+    allowed = np.asarray(allowed, dtype=bool)
+    z = np.tanh(h @ W_p) @ v_p
+    return np.argmax(allowed) + (allowed.sum(-1)[:, None] - 1) * np.exp(-np.logaddexp(0.0, -z))
+'''),
+    (4, 'the start and the length on the wrong axis (fits when B == L)', '''
+def local_p_centre_anywhere(h, W_p, v_p, allowed):
+    h, W_p, v_p = (np.asarray(a, dtype=np.float64) for a in (h, W_p, v_p))
+    allowed = np.asarray(allowed, dtype=bool)
+    z = np.tanh(h @ W_p) @ v_p
+    return allowed.argmax(-1) + (allowed.sum(-1) - 1) * np.exp(-np.logaddexp(0.0, -z))
+'''),
+    (4, 'the logistic as exp(z) / (1 + exp(z)): inf / inf for a large z', '''
+def local_p_centre_anywhere(h, W_p, v_p, allowed):
+    h, W_p, v_p = (np.asarray(a, dtype=np.float64) for a in (h, W_p, v_p))
+    allowed = np.asarray(allowed, dtype=bool)
+    z = np.tanh(h @ W_p) @ v_p
+    return allowed.argmax(-1)[:, None] + (allowed.sum(-1)[:, None] - 1) * np.exp(z) / (1 + np.exp(z))
+'''),
+    (4, 'tanh forgotten', '''
+def local_p_centre_anywhere(h, W_p, v_p, allowed):
+    h, W_p, v_p = (np.asarray(a, dtype=np.float64) for a in (h, W_p, v_p))
+    allowed = np.asarray(allowed, dtype=bool)
+    z = (h @ W_p) @ v_p
+    return allowed.argmax(-1)[:, None] + (allowed.sum(-1)[:, None] - 1) * np.exp(-np.logaddexp(0.0, -z))
+'''),
+    (4, "the run's last position as the start (the logistic spread backwards)", '''
+def local_p_centre_anywhere(h, W_p, v_p, allowed):
+    h, W_p, v_p = (np.asarray(a, dtype=np.float64) for a in (h, W_p, v_p))
+    allowed = np.asarray(allowed, dtype=bool)
+    last = allowed.shape[1] - 1 - allowed[:, ::-1].argmax(-1)
+    z = np.tanh(h @ W_p) @ v_p
+    return last[:, None] - (allowed.sum(-1)[:, None] - 1) * np.exp(-np.logaddexp(0.0, -z))
+'''),
+    (4, "the package's centre, shifted", '''
+def local_p_centre_anywhere(h, W_p, v_p, allowed):
+    allowed = np.asarray(allowed, dtype=bool)
+    return allowed.argmax(-1)[:, None] + package.local_p_centre_np(h, W_p, v_p, allowed.sum(-1))
+'''),
+    (4, 'float32 arithmetic (the statement asks for float64)', '''
+def local_p_centre_anywhere(h, W_p, v_p, allowed):
+    h, W_p, v_p = (np.asarray(a, dtype=np.float32) for a in (h, W_p, v_p))
+    allowed = np.asarray(allowed, dtype=bool)
+    z = np.tanh(h @ W_p) @ v_p
+    return allowed.argmax(-1)[:, None] + (allowed.sum(-1)[:, None] - 1) / (1 + np.exp(-z))
+'''),
+    (4, "the mask zeroed in place after use (the caller's allowed changes)", '''
+def local_p_centre_anywhere(h, W_p, v_p, allowed):
+    h, W_p, v_p = (np.asarray(a, dtype=np.float64) for a in (h, W_p, v_p))
+    first, n = allowed.argmax(-1), allowed.sum(-1)
+    allowed[:] = False
+    z = np.tanh(h @ W_p) @ v_p
+    return first[:, None] + (n[:, None] - 1) * np.exp(-np.logaddexp(0.0, -z))
+'''),
+    (5, 'every sequence starts at b * S_max (the packed array read as padded)', '''
+def packed_dot_attention(q, keys, src_len):
+    q, keys, src_len = np.asarray(q, dtype=np.float64), np.asarray(keys, dtype=np.float64), np.asarray(src_len)
+    B, L, D = q.shape
+    S = src_len.max()
+    weights, context = np.zeros((B, L, S)), np.zeros((B, L, D))
+    for b in range(B):
+        k_b = keys[b * S:b * S + src_len[b]]
+        s = q[b] @ k_b.T
+        e = np.exp(s - s.max(-1, keepdims=True))
+        weights[b, :, :len(k_b)] = e / e.sum(-1, keepdims=True)
+        context[b] = weights[b, :, :len(k_b)] @ k_b
+    return context, weights
+'''),
+    (5, 'sequence b starts at the cumulative sum, one sequence too late', '''
+def packed_dot_attention(q, keys, src_len):
+    q, keys, src_len = np.asarray(q, dtype=np.float64), np.asarray(keys, dtype=np.float64), np.asarray(src_len)
+    B, L, D = q.shape
+    starts = np.cumsum(src_len)
+    weights, context = np.zeros((B, L, src_len.max())), np.zeros((B, L, D))
+    for b in range(B):
+        k_b = keys[starts[b]:starts[b] + src_len[b]]
+        s = q[b] @ k_b.T
+        e = np.exp(s - s.max(-1, keepdims=True))
+        weights[b, :, :len(k_b)] = e / e.sum(-1, keepdims=True)
+        context[b] = weights[b, :, :len(k_b)] @ k_b
+    return context, weights
+'''),
+    (5, 'one softmax over all N packed keys (no sequence boundaries)', '''
+def packed_dot_attention(q, keys, src_len):
+    q, keys, src_len = np.asarray(q, dtype=np.float64), np.asarray(keys, dtype=np.float64), np.asarray(src_len)
+    B, L, D = q.shape
+    ends = np.cumsum(src_len)
+    s = q @ keys.T
+    e = np.exp(s - s.max(-1, keepdims=True))
+    w_all = e / e.sum(-1, keepdims=True)
+    weights = np.zeros((B, L, src_len.max()))
+    for b in range(B):
+        weights[b, :, :src_len[b]] = w_all[b, :, ends[b] - src_len[b]:ends[b]]
+    return w_all @ keys, weights
+'''),
     (5, "scaled by sqrt(D): chapter 4's score, not Luong's", '''
-def masked_dot_attention(q, k, allowed):
-    q, k, allowed = (np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64),
-                     np.asarray(allowed, dtype=bool))
-    scores = q @ k.swapaxes(-2, -1) / np.sqrt(q.shape[-1])
-    scores = np.where(allowed[:, None, :], scores, -np.inf)
-    e = np.exp(scores - scores.max(-1, keepdims=True))
-    weights = e / e.sum(-1, keepdims=True)
-    return weights @ k, weights
+def packed_dot_attention(q, keys, src_len):
+    q, keys, src_len = np.asarray(q, dtype=np.float64), np.asarray(keys, dtype=np.float64), np.asarray(src_len)
+    B, L, D = q.shape
+    ends = np.cumsum(src_len)
+    weights, context = np.zeros((B, L, src_len.max())), np.zeros((B, L, D))
+    for b in range(B):
+        k_b = keys[ends[b] - src_len[b]:ends[b]]
+        s = q[b] @ k_b.T / np.sqrt(D)
+        e = np.exp(s - s.max(-1, keepdims=True))
+        weights[b, :, :src_len[b]] = e / e.sum(-1, keepdims=True)
+        context[b] = weights[b, :, :src_len[b]] @ k_b
+    return context, weights
 '''),
-    (5, "padding filled with 0", '''
-def masked_dot_attention(q, k, allowed):
-    q, k, allowed = (np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64),
-                     np.asarray(allowed, dtype=bool))
-    scores = np.where(allowed[:, None, :], q @ k.swapaxes(-2, -1), 0.0)
-    e = np.exp(scores - scores.max(-1, keepdims=True))
-    weights = e / e.sum(-1, keepdims=True)
-    return weights @ k, weights
+    (5, 'weights as (B, L, N), the packed columns kept', '''
+def packed_dot_attention(q, keys, src_len):
+    q, keys, src_len = np.asarray(q, dtype=np.float64), np.asarray(keys, dtype=np.float64), np.asarray(src_len)
+    B, L, D = q.shape
+    ends = np.cumsum(src_len)
+    weights, context = np.zeros((B, L, len(keys))), np.zeros((B, L, D))
+    for b in range(B):
+        sl = slice(ends[b] - src_len[b], ends[b])
+        s = q[b] @ keys[sl].T
+        e = np.exp(s - s.max(-1, keepdims=True))
+        weights[b, :, sl] = e / e.sum(-1, keepdims=True)
+        context[b] = weights[b] @ keys
+    return context, weights
 '''),
-    (5, "returns (weights, context)", '''
-def masked_dot_attention(q, k, allowed):
-    q, k, allowed = (np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64),
-                     np.asarray(allowed, dtype=bool))
-    scores = np.where(allowed[:, None, :], q @ k.swapaxes(-2, -1), -np.inf)
-    e = np.exp(scores - scores.max(-1, keepdims=True))
+    (5, 'padded with zeros, then no mask: padding takes weight', '''
+def packed_dot_attention(q, keys, src_len):
+    q, keys, src_len = np.asarray(q, dtype=np.float64), np.asarray(keys, dtype=np.float64), np.asarray(src_len)
+    B, S = len(src_len), src_len.max()
+    padded = np.zeros((B, S, keys.shape[1]))
+    padded[np.arange(S)[None, :] < src_len[:, None]] = keys
+    s = q @ padded.swapaxes(-2, -1)
+    e = np.exp(s - s.max(-1, keepdims=True))
     weights = e / e.sum(-1, keepdims=True)
-    return weights, weights @ k
+    return weights @ padded, weights
 '''),
-    (5, "mask applied to the queries' axis", '''
-def masked_dot_attention(q, k, allowed):
-    q, k, allowed = (np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64),
-                     np.asarray(allowed, dtype=bool))
-    scores = np.where(allowed[:, :, None], q @ k.swapaxes(-2, -1), -np.inf)
-    e = np.exp(scores - scores.max(-1, keepdims=True))
-    weights = e / e.sum(-1, keepdims=True)
-    return weights @ k, weights
+    (5, 'returns (weights, context)', '''
+def packed_dot_attention(q, keys, src_len):
+    context, weights = packed_dot_attention_right(q, keys, src_len)
+    return weights, context
+
+def packed_dot_attention_right(q, keys, src_len):
+    q, keys, src_len = np.asarray(q, dtype=np.float64), np.asarray(keys, dtype=np.float64), np.asarray(src_len)
+    B, L, D = q.shape
+    ends = np.cumsum(src_len)
+    weights, context = np.zeros((B, L, src_len.max())), np.zeros((B, L, D))
+    for b in range(B):
+        k_b = keys[ends[b] - src_len[b]:ends[b]]
+        s = q[b] @ k_b.T
+        e = np.exp(s - s.max(-1, keepdims=True))
+        weights[b, :, :src_len[b]] = e / e.sum(-1, keepdims=True)
+        context[b] = weights[b, :, :src_len[b]] @ k_b
+    return context, weights
 '''),
-    (5, "the package's function", '''
-def masked_dot_attention(q, k, allowed):
-    return package.luong_attention_np(q, k, "dot", allowed=allowed)
+    (5, 'softmax without subtracting the max (overflows at large scores)', '''
+def packed_dot_attention(q, keys, src_len):
+    q, keys, src_len = np.asarray(q, dtype=np.float64), np.asarray(keys, dtype=np.float64), np.asarray(src_len)
+    B, L, D = q.shape
+    ends = np.cumsum(src_len)
+    weights, context = np.zeros((B, L, src_len.max())), np.zeros((B, L, D))
+    for b in range(B):
+        k_b = keys[ends[b] - src_len[b]:ends[b]]
+        e = np.exp(q[b] @ k_b.T)
+        weights[b, :, :src_len[b]] = e / e.sum(-1, keepdims=True)
+        context[b] = weights[b, :, :src_len[b]] @ k_b
+    return context, weights
 '''),
-    (5, "the mask rebuilt from the lengths (a prefix: wrong with gaps or left padding)", '''
-def masked_dot_attention(q, k, allowed):
-    q, k, allowed = (np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64),
-                     np.asarray(allowed, dtype=bool))
-    prefix = np.arange(k.shape[1])[None, :] < allowed.sum(-1)[:, None]
-    scores = np.where(prefix[:, None, :], q @ k.swapaxes(-2, -1), -np.inf)
-    e = np.exp(scores - scores.max(-1, keepdims=True))
-    weights = e / e.sum(-1, keepdims=True)
-    return weights @ k, weights
+    (5, "re-padded and handed to the chapter's luong_attention_np", '''
+def packed_dot_attention(q, keys, src_len):
+    src_len = np.asarray(src_len)
+    B, S = len(src_len), src_len.max()
+    allowed = np.arange(S)[None, :] < src_len[:, None]
+    padded = np.zeros((B, S, np.shape(keys)[1]))
+    padded[allowed] = keys
+    return package.luong_attention_np(q, padded, "dot", allowed=allowed)
 '''),
-    (5, "softmax without subtracting the max (overflows at large scores)", '''
-def masked_dot_attention(q, k, allowed):
-    q, k, allowed = (np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64),
-                     np.asarray(allowed, dtype=bool))
-    e = np.exp(np.where(allowed[:, None, :], q @ k.swapaxes(-2, -1), -np.inf))
-    weights = e / e.sum(-1, keepdims=True)
-    return weights @ k, weights
+    (5, "the keys normalised in place (the caller's states change)", '''
+def packed_dot_attention(q, keys, src_len):
+    q, src_len = np.asarray(q, dtype=np.float64), np.asarray(src_len)
+    keys -= 0.0 * keys.mean(0)
+    keys *= 1.0 + 0.0 * keys
+    keys[:] = keys + 1e-3
+    B, L, D = q.shape
+    ends = np.cumsum(src_len)
+    weights, context = np.zeros((B, L, src_len.max())), np.zeros((B, L, D))
+    for b in range(B):
+        k_b = keys[ends[b] - src_len[b]:ends[b]]
+        s = q[b] @ k_b.T
+        e = np.exp(s - s.max(-1, keepdims=True))
+        weights[b, :, :src_len[b]] = e / e.sum(-1, keepdims=True)
+        context[b] = weights[b, :, :src_len[b]] @ k_b
+    return context, weights
 '''),
-    (5, "the row's max taken before masking (garbage on padding sets it)", '''
-def masked_dot_attention(q, k, allowed):
-    q, k, allowed = (np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64),
-                     np.asarray(allowed, dtype=bool))
-    scores = q @ k.swapaxes(-2, -1)
-    top = scores.max(-1, keepdims=True)
-    e = np.where(allowed[:, None, :], np.exp(scores - top), 0.0)
-    weights = e / e.sum(-1, keepdims=True)
-    return weights @ k, weights
-'''),
-    (5, "padded keys zeroed in place (the caller's states change)", '''
-def masked_dot_attention(q, k, allowed):
-    q, k, allowed = (np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64),
-                     np.asarray(allowed, dtype=bool))
-    k[~allowed] = 0.0
-    scores = np.where(allowed[:, None, :], q @ k.swapaxes(-2, -1), -np.inf)
-    e = np.exp(scores - scores.max(-1, keepdims=True))
-    weights = e / e.sum(-1, keepdims=True)
-    return weights @ k, weights
+    (5, 'float32 arithmetic (the statement asks for float64)', '''
+def packed_dot_attention(q, keys, src_len):
+    q, keys, src_len = np.asarray(q, dtype=np.float32), np.asarray(keys, dtype=np.float32), np.asarray(src_len)
+    B, L, D = q.shape
+    ends = np.cumsum(src_len)
+    weights, context = np.zeros((B, L, src_len.max()), np.float32), np.zeros((B, L, D), np.float32)
+    for b in range(B):
+        k_b = keys[ends[b] - src_len[b]:ends[b]]
+        s = q[b] @ k_b.T
+        e = np.exp(s - s.max(-1, keepdims=True))
+        weights[b, :, :src_len[b]] = e / e.sum(-1, keepdims=True)
+        context[b] = weights[b, :, :src_len[b]] @ k_b
+    return context, weights
 '''),
     # --- exercise 6: parameter counts (derive)
     (6, "concat without v", '''
@@ -380,19 +534,6 @@ def input_feeding_params(E_emb, H):
     count = lambda m: sum(p.numel() for p in m.parameters())
     return count(nn.GRUCell(E_emb + H, H)) - count(nn.GRUCell(E_emb, H))
 '''),
-    # --- exercise 7: where the +1 cannot go (predict, then measure)
-    (7, "prediction: +1 at every step (the chapter's table read as a rule)", '''
-def prediction():
-    return {0: 1, 1: 1, 11: 1}
-'''),
-    (7, "prediction: exactly on the mirror everywhere", '''
-def prediction():
-    return {0: 0, 1: 0, 11: 0}
-'''),
-    (7, "prediction: 0 at both edges", '''
-def prediction():
-    return {0: 0, 1: 1, 11: 0}
-'''),
     (7, "prediction: a list instead of a dict", '''
 def prediction():
     return [0, 1, 1]
@@ -444,6 +585,39 @@ def mode_offsets(model, length=12, n=200, seed=7):
 def mode_offsets(model, length=12, n=200, seed=7):
     off = mirror_offsets(model, length, n, seed).numpy()
     return [int(np.bincount(off[:, t] + length).argmax()) - length for t in range(off.shape[1])]
+'''),
+    (7, "measurement: n and seed ignored (mirror_offsets' defaults), length kept", '''
+def mode_offsets(model, length=12, n=200, seed=7):
+    off = mirror_offsets(model, length=length)
+    return [int(torch.mode(off[:, t]).values) for t in range(length)]
+'''),
+    (7, 'measurement: seed ignored', '''
+def mode_offsets(model, length=12, n=200, seed=7):
+    off = mirror_offsets(model, n=n, length=length)
+    return [int(torch.mode(off[:, t]).values) for t in range(length)]
+'''),
+    (7, 'measurement: n ignored (always 200 strings)', '''
+def mode_offsets(model, length=12, n=200, seed=7):
+    off = mirror_offsets(model, length=length, seed=seed)
+    return [int(torch.mode(off[:, t]).values) for t in range(length)]
+'''),
+    (7, 'prediction computed: it runs the measurement', '''
+def mode_offsets(model, length=12, n=200, seed=7):
+    off = mirror_offsets(model, n=n, length=length, seed=seed)
+    return [int(torch.mode(off[:, t]).values) for t in range(length)]
+
+def prediction():
+    modes = mode_offsets(trained["general"], 12, 200, 7)
+    return {0: modes[0], 1: modes[1], 11: modes[11]}
+'''),
+    (7, "prediction computed from the chapter's offsets", '''
+def prediction():
+    off = mirror_offsets(trained["general"])
+    return {t: int(torch.mode(off[:, t]).values) for t in (0, 1, 11)}
+'''),
+    (7, "prediction: offsets as strings ('+1')", '''
+def prediction():
+    return {0: "0", 1: "+1", 11: "+1"}
 '''),
     # --- exercise 8: local-m clipped at both edges (extend)
     (8, "the centre not clipped: the chapter's local-m", '''
@@ -563,9 +737,79 @@ def local_m_clipped_weights(scores, D_window, src_len):
     e = np.exp(masked - masked.max(-1, keepdims=True))
     return e / e.sum(-1, keepdims=True)
 '''),
+    # --- added after the outside reader's report
+    (1, "in place: the queries projected into the caller's q", '''
+def general_scores(q, k, W):
+    q, k, W = (np.asarray(a, dtype=np.float64) for a in (q, k, W))
+    q[...] = q @ W
+    return q @ k.swapaxes(-2, -1)
+'''),
+    (2, "every pair concatenated first, then a loop over the queries (the forbidden array)", '''
+def concat_scores(q, k, W, v):
+    q, k, W, v = (np.asarray(a, dtype=np.float64) for a in (q, k, W, v))
+    B, L, S = q.shape[0], q.shape[1], k.shape[1]
+    pairs = np.concatenate([np.broadcast_to(q[:, :, None, :], (B, L, S, q.shape[-1])),
+                            np.broadcast_to(k[:, None, :, :], (B, L, S, k.shape[-1]))], -1)
+    out = np.empty((B, L, S))
+    for i in range(L):
+        out[:, i] = np.tanh(pairs[:, i] @ W) @ v
+    return out
+'''),
+    (2, "the keys centred in place: the caller's k changes", '''
+def concat_scores(q, k, W, v):
+    q, k, W, v = (np.asarray(a, dtype=np.float64) for a in (q, k, W, v))
+    k -= k.mean()
+    Dq = q.shape[-1]
+    wq, wk = q @ W[:Dq], k @ W[Dq:]
+    return np.stack([np.tanh(wq[:, i, None, :] + wk) @ v for i in range(q.shape[1])], axis=1)
+'''),
+    (2, "pieces in float32, the scores returned as float64", '''
+def concat_scores(q, k, W, v):
+    q, k, W, v = (np.asarray(a, dtype=np.float32) for a in (q, k, W, v))
+    Dq = q.shape[-1]
+    wq, wk = q @ W[:Dq], k @ W[Dq:]
+    out = [np.tanh(wq[:, i, None, :] + wk) @ v for i in range(q.shape[1])]
+    return np.stack(out, axis=1).astype(np.float64)
+'''),
+    (3, "sigma fixed, but the fall-off computed in float32", '''
+def local_p_weights(scores, centre, D_window, allowed):
+    scores, centre = np.asarray(scores, dtype=np.float64), np.asarray(centre, dtype=np.float64)
+    dist = np.arange(scores.shape[-1]) - centre[..., None]
+    inside = (np.abs(dist) <= D_window) & np.asarray(allowed)[:, None, :]
+    masked = np.where(inside, scores, -np.inf)
+    e = np.exp(masked - masked.max(-1, keepdims=True))
+    align = e / e.sum(-1, keepdims=True)
+    d32, s32 = dist.astype(np.float32), np.float32(D_window / 2)
+    return align * np.exp(-d32 ** 2 / (2 * s32 ** 2)).astype(np.float64)
+'''),
+    (7, "prediction() handed the measurement through a default argument", '''
+def prediction(m=mode_offsets(trained["general"])):
+    return {0: m[0], 1: m[1], 11: m[11]}
+'''),
+    (8, "computed in float32, returned as float64", '''
+def local_m_clipped_weights(scores, D_window, src_len):
+    scores, src_len = np.asarray(scores, dtype=np.float32), np.asarray(src_len)
+    B, L, S = scores.shape
+    centre = np.minimum(np.arange(L)[None, :], src_len[:, None] - 1)
+    s = np.arange(S)
+    inside = (np.abs(s - centre[..., None]) <= D_window) & (s < src_len[:, None, None])
+    masked = np.where(inside, scores, -np.inf)
+    e = np.exp(masked - masked.max(-1, keepdims=True))
+    return (e / e.sum(-1, keepdims=True)).astype(np.float64)
+'''),
 ]
 
 RIGHT = [
+    (2, "chunks of 8 keys, (B, L, 8, A) at a time", '''
+def concat_scores(q, k, W, v):
+    q, k, W, v = (np.asarray(a, dtype=np.float64) for a in (q, k, W, v))
+    Dq, S = q.shape[-1], k.shape[1]
+    wq, wk = q @ W[:Dq], k @ W[Dq:]
+    out = np.empty(q.shape[:2] + (S,))
+    for j in range(0, S, 8):
+        out[:, :, j:j + 8] = np.tanh(wq[:, :, None, :] + wk[:, None, j:j + 8, :]) @ v
+    return out
+'''),
     (1, "W applied to the keys first", '''
 def general_scores(q, k, W):
     q, k, W = (np.asarray(a, dtype=np.float64) for a in (q, k, W))
@@ -586,20 +830,33 @@ def general_scores(q, k, W):
     keys_proj = W @ k.swapaxes(-2, -1)
     return q @ keys_proj
 '''),
-    (2, "np.einsum for the blocks and v", '''
-def concat_scores(q, k, W, v):
-    q, k, W, v = (np.asarray(a, dtype=np.float64) for a in (q, k, W, v))
-    Dq = q.shape[-1]
-    hidden = np.tanh(np.einsum("bld,da->bla", q, W[:Dq])[:, :, None]
-                     + np.einsum("bsd,da->bsa", k, W[Dq:])[:, None])
-    return np.einsum("blsa,a->bls", hidden, v)
-'''),
     (2, "a loop over the keys (allowed: only the concatenation is forbidden)", '''
 def concat_scores(q, k, W, v):
     q, k, W, v = (np.asarray(a, dtype=np.float64) for a in (q, k, W, v))
     Dq = q.shape[-1]
     wq, wk = q @ W[:Dq], k @ W[Dq:]
     return np.stack([np.tanh(wq + wk[:, j:j + 1]) @ v for j in range(k.shape[1])], axis=-1)
+'''),
+    (2, 'a loop over chunks of 4 keys', '''
+def concat_scores(q, k, W, v):
+    q, k, W, v = (np.asarray(a, dtype=np.float64) for a in (q, k, W, v))
+    Dq = q.shape[-1]
+    wq, wk = q @ W[:Dq], k @ W[Dq:]
+    parts = [np.tanh(wq[:, :, None, :] + wk[:, None, j:j + 4, :]) @ v
+             for j in range(0, k.shape[1], 4)]
+    return np.concatenate(parts, axis=-1)
+'''),
+    (2, 'a loop over the batch and the queries, einsum for v', '''
+def concat_scores(q, k, W, v):
+    q, k, W, v = (np.asarray(a, dtype=np.float64) for a in (q, k, W, v))
+    Dq = q.shape[-1]
+    B, L, S = q.shape[0], q.shape[1], k.shape[1]
+    out = np.zeros((B, L, S))
+    for b in range(B):
+        wk = k[b] @ W[Dq:]
+        for i in range(L):
+            out[b, i] = np.einsum("sa,a->s", np.tanh(q[b, i] @ W[:Dq] + wk), v)
+    return out
 '''),
     (3, "the Gaussian written as exp(-2 ((s - p) / D)^2)", '''
 def local_p_weights(scores, centre, D_window, allowed):
@@ -625,35 +882,51 @@ def local_p_weights(scores, centre, D_window, allowed):
     e = np.exp(masked - masked.max(-1, keepdims=True))
     return e / e.sum(-1, keepdims=True) * np.exp(-dist ** 2 / (D_window ** 2 / 2))
 '''),
-    (4, "the naive logistic 1 / (1 + exp(-z)) (overflows to 0, correctly)", '''
-def local_p_centre(h, W_p, v_p, src_len):
+    (4, 'a loop over the sequences with np.flatnonzero, the logistic via tanh', '''
+def local_p_centre_anywhere(h, W_p, v_p, allowed):
     h, W_p, v_p = (np.asarray(a, dtype=np.float64) for a in (h, W_p, v_p))
-    src_len = np.asarray(src_len, dtype=np.float64)
+    z = np.tanh(h @ W_p) @ v_p
+    out = np.empty(z.shape)
+    for b, row in enumerate(np.asarray(allowed)):
+        real = np.flatnonzero(row)
+        out[b] = real[0] + (len(real) - 1) * 0.5 * (1 + np.tanh(0.5 * z[b]))
+    return out
+'''),
+    (4, 'the naive logistic 1 / (1 + exp(-z)) (overflows to 0, correctly), first and last', '''
+def local_p_centre_anywhere(h, W_p, v_p, allowed):
+    h, W_p, v_p = (np.asarray(a, dtype=np.float64) for a in (h, W_p, v_p))
+    allowed = np.asarray(allowed, dtype=bool)
+    S = allowed.shape[1]
+    first = allowed.argmax(-1)[:, None]
+    last = (S - 1 - allowed[:, ::-1].argmax(-1))[:, None]
     with np.errstate(over="ignore"):
-        return (src_len[:, None] - 1) / (1 + np.exp(-(np.tanh(h @ W_p) @ v_p)))
+        return first + (last - first) / (1 + np.exp(-(np.tanh(h @ W_p) @ v_p)))
 '''),
-    (4, "the logistic via tanh", '''
-def local_p_centre(h, W_p, v_p, src_len):
-    h, W_p, v_p = (np.asarray(a, dtype=np.float64) for a in (h, W_p, v_p))
-    src_len = np.asarray(src_len, dtype=np.float64)
-    return (src_len[:, None] - 1) * 0.5 * (1 + np.tanh(0.5 * (np.tanh(h @ W_p) @ v_p)))
+    (5, 're-padded with -inf scores, softmax_np from chapter 4', '''
+from attnlab.scaled_dot_product import softmax_np
+
+def packed_dot_attention(q, keys, src_len):
+    q, keys, src_len = np.asarray(q, dtype=np.float64), np.asarray(keys, dtype=np.float64), np.asarray(src_len)
+    B, S = len(src_len), src_len.max()
+    allowed = np.arange(S)[None, :] < src_len[:, None]
+    padded = np.zeros((B, S, keys.shape[1]))
+    padded[allowed] = keys
+    scores = np.where(allowed[:, None, :], q @ padded.swapaxes(-2, -1), -np.inf)
+    weights = softmax_np(scores, axis=-1)
+    return weights @ padded, weights
 '''),
-    (5, "weights @ k via einsum, masked with a huge negative number", '''
-def masked_dot_attention(q, k, allowed):
-    scores = np.einsum("bld,bsd->bls", q, k)
-    scores = np.where(np.asarray(allowed)[:, None, :], scores, -1e300)
-    e = np.exp(scores - scores.max(-1, keepdims=True))
-    weights = e / e.sum(-1, keepdims=True)
-    return np.einsum("bls,bsd->bld", weights, k), weights
-'''),
-    (5, "padded keys zeroed in a copy", '''
-def masked_dot_attention(q, k, allowed):
-    q, allowed = np.asarray(q, dtype=np.float64), np.asarray(allowed, dtype=bool)
-    k = np.where(allowed[..., None], np.asarray(k, dtype=np.float64), 0.0)
-    scores = np.where(allowed[:, None, :], q @ k.swapaxes(-2, -1), -np.inf)
-    e = np.exp(scores - scores.max(-1, keepdims=True))
-    weights = e / e.sum(-1, keepdims=True)
-    return weights @ k, weights
+    (5, 'np.split at the cumulative lengths, einsum', '''
+def packed_dot_attention(q, keys, src_len):
+    q, keys, src_len = np.asarray(q, dtype=np.float64), np.asarray(keys, dtype=np.float64), np.asarray(src_len)
+    parts = np.split(keys, np.cumsum(src_len)[:-1])
+    weights = np.zeros(q.shape[:2] + (src_len.max(),))
+    context = np.zeros_like(q)
+    for b, k_b in enumerate(parts):
+        s = np.einsum("ld,sd->ls", q[b], k_b)
+        e = np.exp(s - s.max(-1, keepdims=True))
+        weights[b, :, :len(k_b)] = e / e.sum(-1, keepdims=True)
+        context[b] = np.einsum("ls,sd->ld", weights[b, :, :len(k_b)], k_b)
+    return context, weights
 '''),
     (6, "shapes listed, then multiplied out with math.prod", '''
 def score_params(kind, Dq, Dk, A=None, S_max=None):
@@ -679,6 +952,19 @@ def mode_offsets(model, length=12, n=200, seed=7):
 def mode_offsets(model, length=12, n=200, seed=7):
     off = mirror_offsets(model, n=n, length=length, seed=seed)
     return [int(torch.mode(off[:, t]).values) for t in range(length)]
+'''),
+    # --- exercise 7: the offset at three output steps (predict, then measure)
+    (7, "a wrong prediction is not a failure: +1 at every step (the chapter's table read as a rule)", '''
+def prediction():
+    return {0: 1, 1: 1, 11: 1}
+'''),
+    (7, "a wrong prediction is not a failure: exactly on the mirror everywhere", '''
+def prediction():
+    return {0: 0, 1: 0, 11: 0}
+'''),
+    (7, "a wrong prediction is not a failure: 0 at both edges", '''
+def prediction():
+    return {0: 0, 1: 1, 11: 0}
 '''),
     (8, "np.clip for the centre, -1e300 for the mask", '''
 def local_m_clipped_weights(scores, D_window, src_len):

@@ -1,12 +1,12 @@
 """Wrong answers a learner would plausibly write for chapter 6's exercises."""
 
 _SA = '''
-def self_attention(x, W_q, W_k, W_v):
-    x = np.asarray(x, dtype=np.float64)
+def self_attention_seq_first(x, W_q, W_k, W_v):
+    x = np.moveaxis(np.asarray(x, dtype=np.float64), 0, -2)
     q, k, v = x @ W_q, x @ W_k, x @ W_v
     scores = q @ k.swapaxes(-2, -1) / np.sqrt(q.shape[-1])
 {softmax}
-    return weights @ v, weights
+    return np.moveaxis(weights @ v, -2, 0), weights
 '''
 
 
@@ -86,30 +86,70 @@ WRONG = [
     (1, "subtracts the maximum of the whole array, not of each row", _sa('''
     e = np.exp(scores - scores.max())
     weights = e / e.sum(axis=-1, keepdims=True)''')),
-    (1, "returns (weights, out)", '''
-def self_attention(x, W_q, W_k, W_v):
+    (1, "returns (weights, out)", _sa(_SOFTMAX).replace(
+        "return np.moveaxis(weights @ v, -2, 0), weights",
+        "return weights, np.moveaxis(weights @ v, -2, 0)")),
+    (1, "returns only out", _sa(_SOFTMAX).replace(
+        "return np.moveaxis(weights @ v, -2, 0), weights", "return np.moveaxis(weights @ v, -2, 0)")),
+    (1, "imports the chapter's self_attention_np", '''
+from attnlab.self_and_cross_attention import self_attention_np
+
+
+def self_attention_seq_first(x, W_q, W_k, W_v):
+    out, weights = self_attention_np(np.moveaxis(np.asarray(x), 0, -2), W_q, W_k, W_v)
+    return np.moveaxis(out, -2, 0), weights
+'''),
+    (1, "the batch-first code unchanged: the sequence read from axis -2", '''
+def self_attention_seq_first(x, W_q, W_k, W_v):
     x = np.asarray(x, dtype=np.float64)
     q, k, v = x @ W_q, x @ W_k, x @ W_v
     scores = q @ k.swapaxes(-2, -1) / np.sqrt(q.shape[-1])
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     weights = e / e.sum(axis=-1, keepdims=True)
-    return weights, weights @ v
+    return weights @ v, weights
 '''),
-    (1, "returns only out", '''
-def self_attention(x, W_q, W_k, W_v):
-    x = np.asarray(x, dtype=np.float64)
+    (1, "only (L, B, E): swaps axes 0 and 1 (a 2-D or 4-D input breaks)", '''
+def self_attention_seq_first(x, W_q, W_k, W_v):
+    x = np.asarray(x, dtype=np.float64).swapaxes(0, 1)
     q, k, v = x @ W_q, x @ W_k, x @ W_v
     scores = q @ k.swapaxes(-2, -1) / np.sqrt(q.shape[-1])
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return (e / e.sum(axis=-1, keepdims=True)) @ v
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return (weights @ v).swapaxes(0, 1), weights
 '''),
-    (1, "imports the chapter's self_attention_np", '''
-from attnlab.self_and_cross_attention import self_attention_np
-
-
-def self_attention(x, W_q, W_k, W_v):
-    return self_attention_np(x, W_q, W_k, W_v)
+    (1, "reshape on the way back instead of moveaxis: rows scrambled", '''
+def self_attention_seq_first(x, W_q, W_k, W_v):
+    x = np.asarray(x, dtype=np.float64)
+    xb = np.moveaxis(x, 0, -2)
+    q, k, v = xb @ W_q, xb @ W_k, xb @ W_v
+    scores = q @ k.swapaxes(-2, -1) / np.sqrt(q.shape[-1])
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    out = weights @ v
+    return out.reshape((out.shape[-2],) + out.shape[:-2] + out.shape[-1:]), weights
 '''),
+    (1, "out left batch first", _sa(_SOFTMAX).replace(
+        "return np.moveaxis(weights @ v, -2, 0), weights", "return weights @ v, weights")),
+    (1, "moves the weights' query axis to the front too", _sa(_SOFTMAX).replace(
+        "return np.moveaxis(weights @ v, -2, 0), weights",
+        "return np.moveaxis(weights @ v, -2, 0), np.moveaxis(weights, -2, 0)")),
+    (1, "reshape instead of moveaxis: the numbers land in the wrong rows", '''
+def self_attention_seq_first(x, W_q, W_k, W_v):
+    x = np.asarray(x, dtype=np.float64)
+    xb = x.reshape(x.shape[1:-1] + (x.shape[0], x.shape[-1]))
+    q, k, v = xb @ W_q, xb @ W_k, xb @ W_v
+    scores = q @ k.swapaxes(-2, -1) / np.sqrt(q.shape[-1])
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    out = weights @ v
+    return np.moveaxis(out, -2, 0), weights
+'''),
+    (1, "computed in float32", _sa(_SOFTMAX).replace(
+        "np.asarray(x, dtype=np.float64)", "np.asarray(x, dtype=np.float32)").replace(
+        "q, k, v = x @ W_q, x @ W_k, x @ W_v",
+        "q, k, v = (x @ W.astype(np.float32) for W in (W_q, W_k, W_v))").replace(
+        "return np.moveaxis(weights @ v, -2, 0), weights",
+        "return np.moveaxis(weights @ v, -2, 0).astype(np.float64), weights.astype(np.float64)")),
     (2, "mask built from the lengths (right padding only)", _ca('''
     keep = np.asarray(src_keep).astype(bool)
     lengths = keep.sum(axis=-1)
@@ -130,6 +170,12 @@ def self_attention(x, W_q, W_k, W_v):
     (2, "the first sentence's mask used for the whole batch", _ca('''
     keep = np.asarray(src_keep).astype(bool)[0]
     scores = np.where(keep, scores, -np.inf)''')),
+    (2, "an additive fill of -1e4 (a pad holding 1e100 outweighs it)", _ca('''
+    keep = np.asarray(src_keep).astype(bool)
+    scores = scores + np.where(keep[:, None, :], 0.0, -1e4)''')),
+    (2, "an additive fill of -1e9", _ca('''
+    keep = np.asarray(src_keep).astype(bool)
+    scores = scores - 1e9 * (~keep[:, None, :])''')),
     (2, "padded keys zeroed instead of masked", '''
 def cross_attention(x_q, x_kv, W_q, W_k, W_v, src_keep):
     x_q, x_kv = np.asarray(x_q, dtype=np.float64), np.asarray(x_kv, dtype=np.float64)
@@ -253,6 +299,30 @@ def cross_attention(x_q, x_kv, W_q, W_k, W_v, src_keep):
         "t = lambda W: torch.as_tensor(np.asarray(W).T, dtype=torch.float32)")),
     (3, "returns nothing", _load(_COPY_BOTH, _EYE, _ZERO_BIASES).replace(
         "    return mha\n", "")),
+    (3, "the author's function unchanged", '''
+def load_into_mha(mha, W_q, W_k, W_v):
+    return load_into_mha_v0(mha, W_q, W_k, W_v)
+'''),
+    (3, "the author's function with the biases zeroed (still float32, still one layout)", '''
+def load_into_mha(mha, W_q, W_k, W_v):
+    load_into_mha_v0(mha, W_q, W_k, W_v)
+    with torch.no_grad():
+        for b in (mha.in_proj_bias, mha.out_proj.bias):
+            if b is not None:
+                b.zero_()
+    return mha
+'''),
+    (4, "the score computed in float32", '''
+def alignment_projections(alignment, S, p):
+    L = len(alignment)
+    alpha = np.float32(np.log(np.float32(p) * (S - 1) / (1 - np.float32(p)))) * np.float32(np.sqrt(S))
+    W_q = np.zeros((L, S), dtype=np.float32)
+    W_q[np.arange(L), alignment] = alpha
+    return W_q, np.eye(S, dtype=np.float32)
+'''),
+    (3, "the right port, but the caller's W_q transposed in place first (square only)", _load(
+        '''        W_q[...] = np.asarray(W_q).T.copy()
+        W_q = np.asarray(W_q).T''', _COPY_BOTH, _EYE, _ZERO_BIASES)),
     (4, "forgets the 1/sqrt(D) scale", '''
 def alignment_projections(alignment, S, p):
     L = len(alignment)
@@ -313,37 +383,79 @@ def alignment_projections(alignment, S, p):
     (5, "returns the fraction of rows, a float", _MEASURE.format(body='''
     a, b = layer(np.take(x, perm, axis=-2)), np.take(layer(x), perm, axis=-2)
     return float(np.all(np.abs(a - b) <= 1e-9, axis=-1).mean())''')),
-    (5, "predicts that swapping the first two tokens changes every later row",
-     _predict(causal_first_two_swapped=0)),
-    (5, "predicts that swapping the last two tokens changes only the last row",
-     _predict(causal_last_two_swapped=5)),
-    (5, "predicts that the fixed point of perm survives the added positions",
-     _predict(positions=1)),
-    (5, "predicts that a rotation keeps the causal rows (relative order kept)",
-     _predict(causal_rotated=5)),
-    (5, "predicts that a shuffle changes every row even without a mask", _predict(no_mask=0)),
+    (5, "prediction() runs the measurement instead of committing", '''
+def prediction():
+    return {name: rows_that_follow(layer, x, np.array(perm))
+            for name, (layer, perm) in EXPERIMENTS.items()}
+'''),
+    (5, "prediction() reads a table defined elsewhere", '''
+GUESS = {"no mask": 6, "positions": 0, "causal, last two swapped": 4,
+         "causal, first two swapped": 4, "causal, rotated": 0}
+
+def prediction():
+    return dict(GUESS)
+'''),
+    (5, "prediction: booleans (does the row follow?) instead of counts", _predict(
+        no_mask=True, positions=False)),
+    (5, "shuffles the caller's x in place, then compares with the shuffled original", _MEASURE.format(body='''
+    before = layer(x)
+    x[...] = np.take(x, perm, axis=-2)
+    a, b = layer(x), np.take(before, perm, axis=-2)
+    return int(np.all(np.abs(a - b) <= 1e-9, axis=-1).sum())''')),
+    (5, "np.isclose with its default tolerances (1e-5 relative)", _MEASURE.format(body='''
+    a, b = layer(np.take(x, perm, axis=-2)), np.take(layer(x), perm, axis=-2)
+    return int(np.isclose(a, b).all(axis=-1).sum())''')),
+    (5, "np.allclose row by row with its default tolerances", _MEASURE.format(body='''
+    a, b = layer(np.take(x, perm, axis=-2)), np.take(layer(x), perm, axis=-2)
+    a, b = a.reshape(-1, a.shape[-1]), b.reshape(-1, b.shape[-1])
+    return sum(1 for r, t in zip(a, b) if np.allclose(r, t))''')),
+    (5, 'prediction() hands back the check\'s measurement through a default argument', '''
+def prediction(_g=globals()):
+    return _g["measured"]
+'''),
+    (1, 'k.T for the keys: reverses every axis once there are batch axes', '''
+def self_attention_seq_first(x, W_q, W_k, W_v):
+    x = np.moveaxis(np.asarray(x, dtype=np.float64), 0, -2)
+    q, k, v = x @ W_q, x @ W_k, x @ W_v
+    scores = q @ k.T / np.sqrt(q.shape[-1])
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return np.moveaxis(weights @ v, -2, 0), weights
+'''),
 ]
 
 RIGHT = [
-    (1, "einsum and scipy-free softmax", '''
-def self_attention(x, W_q, W_k, W_v):
+    (5, "a wrong prediction, typed in (compared, not failed): predicts that swapping the first two tokens changes every later row",
+     _predict(causal_first_two_swapped=0)),
+    (5, "a wrong prediction, typed in (compared, not failed): predicts that swapping the last two tokens changes only the last row",
+     _predict(causal_last_two_swapped=5)),
+    (5, "a wrong prediction, typed in (compared, not failed): predicts that the fixed point of perm survives the added positions",
+     _predict(positions=1)),
+    (5, "a wrong prediction, typed in (compared, not failed): predicts that a rotation keeps the causal rows (relative order kept)",
+     _predict(causal_rotated=5)),
+    (5, "a wrong prediction, typed in (compared, not failed): predicts that a shuffle changes every row even without a mask", _predict(no_mask=0)),
+    (1, "einsum on the sequence-first layout, in place softmax", '''
+def self_attention_seq_first(x, W_q, W_k, W_v):
     x = np.asarray(x, dtype=np.float64)
     q, k, v = x @ W_q, x @ W_k, x @ W_v
-    scores = np.einsum("...ld,...sd->...ls", q, k) / np.sqrt(W_q.shape[1])
+    scores = np.einsum("l...d,s...d->...ls", q, k) / np.sqrt(W_q.shape[1])
     scores -= scores.max(axis=-1, keepdims=True)
     weights = np.exp(scores)
     weights /= weights.sum(axis=-1, keepdims=True)
-    return np.einsum("...ls,...sv->...lv", weights, v), weights
+    return np.einsum("...ls,s...v->l...v", weights, v), weights
 '''),
-    (1, "scipy's softmax (stable)", '''
+    (1, "scipy's softmax (stable), transposes by an axis list", '''
 from scipy.special import softmax as scipy_softmax
 
 
-def self_attention(x, W_q, W_k, W_v):
+def self_attention_seq_first(x, W_q, W_k, W_v):
     x = np.asarray(x, dtype=np.float64)
-    q, k, v = x @ W_q, x @ W_k, x @ W_v
+    n = x.ndim
+    xb = x.transpose(tuple(range(1, n - 1)) + (0, n - 1))
+    q, k, v = xb @ W_q, xb @ W_k, xb @ W_v
     weights = scipy_softmax(q @ k.swapaxes(-2, -1) / np.sqrt(q.shape[-1]), axis=-1)
-    return weights @ v, weights
+    out = weights @ v
+    return out.transpose((n - 2,) + tuple(range(n - 2)) + (n - 1,)), weights
 '''),
     (2, "a large negative number instead of -inf", _ca('''
     keep = np.asarray(src_keep) != 0

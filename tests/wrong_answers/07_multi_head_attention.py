@@ -1,6 +1,17 @@
 """Wrong answers a learner would plausibly write for chapter 7's exercises."""
 
-_SOFTMAX = '''
+_SPLIT = '''
+def split_heads(x, H):
+    B, L, F = x.shape
+    return x.reshape(B, L, H, F // H).transpose(0, 2, 1, 3)
+
+
+def merge_heads(x):
+    B, H, L, D = x.shape
+    return x.transpose(0, 2, 1, 3).reshape(B, L, H * D)
+'''
+
+_SOFTMAX = _SPLIT + '''
 def softmax(s):
     e = np.exp(s - s.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
@@ -31,66 +42,81 @@ def _fixed(v, merge):
 
 
 WRONG = [
-    (1, "direct reshape to (B, H, L, D): right shape, round trip passes", '''
-def split_heads(x, H):
-    B, L, E = x.shape
-    return x.reshape(B, H, L, E // H)
-
-
-def merge_heads(x):
-    B, H, L, D = x.shape
-    return x.reshape(B, L, H * D)
+    (1, "3H rows, but the roles read as consecutive blocks of H (GPT-2's order)", '''
+def split_fused_qkv(qkv, H):
+    B, L, F = qkv.shape
+    t = qkv.reshape(B, L, 3 * H, F // (3 * H)).transpose(0, 2, 1, 3)
+    return t[:, :H], t[:, H:2 * H], t[:, 2 * H:]
 '''),
-    (1, "interleaved columns: view as (B, L, D, H)", '''
-def split_heads(x, H):
-    B, L, E = x.shape
-    return x.reshape(B, L, E // H, H).transpose(0, 3, 1, 2)
-
-
-def merge_heads(x):
-    B, H, L, D = x.shape
-    return x.transpose(0, 2, 3, 1).reshape(B, L, H * D)
+    (1, "GPT-2's layout: all queries, then all keys, then all values", '''
+def split_fused_qkv(qkv, H):
+    B, L, F = qkv.shape
+    E = F // 3
+    return tuple(qkv[:, :, r * E:(r + 1) * E].reshape(B, L, H, E // H).transpose(0, 2, 1, 3)
+                 for r in range(3))
 '''),
-    (1, "split right, merge forgets the transpose", '''
-def split_heads(x, H):
-    B, L, E = x.shape
-    return x.reshape(B, L, H, E // H).transpose(0, 2, 1, 3)
-
-
-def merge_heads(x):
-    B, H, L, D = x.shape
-    return x.reshape(B, L, H * D)
+    (1, "view (B, L, 3, H, D): the role as the slowest axis", '''
+def split_fused_qkv(qkv, H):
+    B, L, F = qkv.shape
+    t = qkv.reshape(B, L, 3, H, F // (3 * H)).transpose(2, 0, 3, 1, 4)
+    return t[0], t[1], t[2]
 '''),
-    (1, "transpose with the wrong axis order (B, H, D, L)", '''
-def split_heads(x, H):
-    B, L, E = x.shape
-    return x.reshape(B, L, H, E // H).transpose(0, 2, 3, 1)
-
-
-def merge_heads(x):
-    B, H, D, L = x.shape
-    return x.transpose(0, 3, 1, 2).reshape(B, L, H * D)
+    (1, "view (B, L, H, D, 3): the role as the fastest axis", '''
+def split_fused_qkv(qkv, H):
+    B, L, F = qkv.shape
+    t = qkv.reshape(B, L, H, F // (3 * H), 3)
+    return tuple(t[..., r].transpose(0, 2, 1, 3) for r in range(3))
+'''),
+    (1, "right view, but the head axis never moved before the tokens", '''
+def split_fused_qkv(qkv, H):
+    B, L, F = qkv.shape
+    t = qkv.reshape(B, L, H, 3, F // (3 * H))
+    return t[:, :, :, 0], t[:, :, :, 1], t[:, :, :, 2]
+'''),
+    (1, "right view, heads and tokens swapped with reshape instead of transpose", '''
+def split_fused_qkv(qkv, H):
+    B, L, F = qkv.shape
+    D = F // (3 * H)
+    t = qkv.reshape(B, L, H, 3, D)
+    return tuple(t[:, :, :, r].reshape(B, H, L, D) for r in range(3))
+'''),
+    (1, "a direct reshape to (B, H, L, 3D), then the last axis cut in three", '''
+def split_fused_qkv(qkv, H):
+    B, L, F = qkv.shape
+    D = F // (3 * H)
+    t = qkv.reshape(B, H, L, 3 * D)
+    return t[..., :D], t[..., D:2 * D], t[..., 2 * D:]
+'''),
+    (1, "roles read as query, value, key", '''
+def split_fused_qkv(qkv, H):
+    B, L, F = qkv.shape
+    t = qkv.reshape(B, L, H, 3, F // (3 * H)).transpose(3, 0, 2, 1, 4)
+    return t[0], t[2], t[1]
+'''),
+    (1, "the head width taken as 3E / H: the three roles left in one tensor", '''
+def split_fused_qkv(qkv, H):
+    B, L, F = qkv.shape
+    t = qkv.reshape(B, L, H, F // H).transpose(0, 2, 1, 3)
+    return t, t, t
+'''),
+    (1, "returns a list, not a tuple", '''
+def split_fused_qkv(qkv, H):
+    B, L, F = qkv.shape
+    t = qkv.reshape(B, L, H, 3, F // (3 * H)).transpose(3, 0, 2, 1, 4)
+    return [t[0], t[1], t[2]]
 '''),
     (1, "returns torch tensors instead of NumPy arrays", '''
-def split_heads(x, H):
-    B, L, E = x.shape
-    return torch.as_tensor(x).view(B, L, H, E // H).transpose(1, 2)
-
-
-def merge_heads(x):
-    B, H, L, D = x.shape
-    return torch.as_tensor(x).transpose(1, 2).reshape(B, L, H * D)
+def split_fused_qkv(qkv, H):
+    B, L, F = qkv.shape
+    t = torch.as_tensor(qkv).view(B, L, H, 3, F // (3 * H)).permute(3, 0, 2, 1, 4)
+    return t[0], t[1], t[2]
 '''),
-    (1, "imports the chapter's own functions", '''
-from attnlab.multi_head_attention import split_heads_np, merge_heads_np
-
-
-def split_heads(x, H):
-    return split_heads_np(x, H)
-
-
-def merge_heads(x):
-    return merge_heads_np(x)
+    (1, "reshapes the caller's array in place (qkv.shape = ...)", '''
+def split_fused_qkv(qkv, H):
+    B, L, F = qkv.shape
+    qkv.shape = (B, L, H, 3, F // (3 * H))
+    t = qkv.transpose(3, 0, 2, 1, 4)
+    return t[0], t[1], t[2]
 '''),
     (2, "scales by sqrt(E) instead of sqrt(D)", _SOFTMAX + '''
 def mha_forward(x_q, x_kv, params, H):
@@ -351,6 +377,27 @@ def to_mha_masks(lengths, L, S, causal):
     attn_mask = torch.arange(S)[None, :] > torch.arange(L)[:, None] if causal else None
     return key_padding_mask, attn_mask
 '''),
+    (4, "float masks with -1e9 for blocked entries: the task asks for -inf itself", '''
+def to_mha_masks(lengths, L, S, causal):
+    key_padding_mask = (torch.arange(S)[None, :] >= lengths[:, None]).float() * -1e9
+    attn_mask = (torch.arange(S)[None, :] > torch.arange(L)[:, None]).float() * -1e9
+    return key_padding_mask, (attn_mask if causal else None)
+'''),
+    (4, "float masks with -1e4 (exp underflows to 0 in float32, but a large score gets in)", '''
+def to_mha_masks(lengths, L, S, causal):
+    B = len(lengths)
+    blocked = torch.arange(S)[None, :] >= lengths[:, None]
+    key_padding_mask = torch.zeros(B, S).masked_fill(blocked, -1e4)
+    attn_mask = torch.zeros(L, S).masked_fill(torch.ones(L, S, dtype=torch.bool).triu(1), -1e4)
+    return key_padding_mask, (attn_mask if causal else None)
+'''),
+    (4, "float padding mask right, causal float mask with -1e4", '''
+def to_mha_masks(lengths, L, S, causal):
+    blocked = torch.arange(S)[None, :] >= lengths[:, None]
+    key_padding_mask = torch.zeros(len(lengths), S).masked_fill(blocked, float("-inf"))
+    attn_mask = torch.zeros(L, S).masked_fill(torch.ones(L, S, dtype=torch.bool).triu(1), -1e4)
+    return key_padding_mask, (attn_mask if causal else None)
+'''),
     (5, "only V fixed (merge still without the transpose)", _fixed(v=_V_RIGHT, merge=_MERGE_BUGGY)),
     (5, "only the merge fixed (V still reshaped straight to (B, H, S, D))",
      _fixed(v=_V_BUGGY, merge=_MERGE_RIGHT)),
@@ -380,18 +427,49 @@ from attnlab.multi_head_attention import multi_head_attention_np
 def mha_fixed(x_q, x_kv, params, H):
     return multi_head_attention_np(x_q, x_kv, params, H)
 '''),
+    (4, "lengths unsqueezed in place (unsqueeze_): the caller's tensor changes shape", '''
+def to_mha_masks(lengths, L, S, causal):
+    lengths.unsqueeze_(1)
+    key_padding_mask = torch.arange(S)[None, :] >= lengths
+    attn_mask = torch.arange(S)[None, :] > torch.arange(L)[:, None] if causal else None
+    return key_padding_mask, attn_mask
+'''),
 ]
 
 RIGHT = [
+    (1, "heads and roles as one axis of 3H rows, read with a stride of 3", '''
+def split_fused_qkv(qkv, H):
+    B, L, F = qkv.shape
+    t = qkv.reshape(B, L, 3 * H, F // (3 * H)).transpose(0, 2, 1, 3)
+    return t[:, 0::3], t[:, 1::3], t[:, 2::3]
+'''),
+    (1, "each head's 3D columns cut in three with np.split", '''
+def split_fused_qkv(qkv, H):
+    B, L, F = qkv.shape
+    parts = np.split(qkv.reshape(B, L, H, F // H), 3, axis=-1)
+    return tuple(p.transpose(0, 2, 1, 3) for p in parts)
+'''),
     (1, "column slabs stacked by hand", '''
-def split_heads(x, H):
-    B, L, E = x.shape
-    D = E // H
-    return np.stack([x[:, :, h * D:(h + 1) * D] for h in range(H)], axis=1)
+def split_fused_qkv(qkv, H):
+    B, L, F = qkv.shape
+    D = F // (3 * H)
+    return tuple(np.stack([qkv[:, :, (3 * h + r) * D:(3 * h + r + 1) * D] for h in range(H)], 1)
+                 for r in range(3))
+'''),
+    (1, "columns gathered per role, then the chapter's split_heads_np", '''
+from attnlab.multi_head_attention import split_heads_np
 
 
-def merge_heads(x):
-    return np.concatenate(list(x.swapaxes(0, 1)), axis=-1)
+def split_fused_qkv(qkv, H):
+    D = qkv.shape[-1] // (3 * H)
+    cols = np.arange(qkv.shape[-1]).reshape(H, 3, D)
+    return tuple(split_heads_np(qkv[..., cols[:, r].ravel()], H) for r in range(3))
+'''),
+    (1, "one transpose of the five-axis view, unpacked", '''
+def split_fused_qkv(qkv, H):
+    B, L, F = qkv.shape
+    q, k, v = qkv.reshape(B, L, H, 3, F // (3 * H)).transpose(3, 0, 2, 1, 4)
+    return q, k, v
 '''),
     (2, "one head at a time, concatenated", _SOFTMAX + '''
 def mha_forward(x_q, x_kv, params, H):
@@ -464,13 +542,7 @@ def to_mha_masks(lengths, L, S, causal):
         attn_mask = attn_mask.masked_fill(torch.ones(L, S, dtype=torch.bool).triu(1), inf)
     return key_padding_mask, attn_mask
 '''),
-    (4, "additive float masks with a large negative number, attn_mask None when not causal", '''
-def to_mha_masks(lengths, L, S, causal):
-    key_padding_mask = (torch.arange(S)[None, :] >= lengths[:, None]).float() * -1e9
-    attn_mask = (torch.arange(S)[None, :] > torch.arange(L)[:, None]).float() * -1e9
-    return key_padding_mask, (attn_mask if causal else None)
-'''),
-    (5, "the fix through exercise 1's split_heads and merge_heads", '''
+    (5, "the fix through split and merge helpers of one's own", _SPLIT + '''
 def mha_fixed(x_q, x_kv, params, H):
     p = params
     q = split_heads(x_q @ p["W_q"] + p["b_q"], H)

@@ -98,25 +98,28 @@ def layer_norm(x, gamma, beta, eps=1e-5):
     return F.layer_norm(x, (x.shape[-1],), w, b, eps).numpy()
 '''),
     # --- exercise 2: eps and a quiet token
-    (2, "prediction: LayerNorm always gives unit std, RMSNorm too", '''
+    (2, "prediction() computes the values with the formulas (it reads np)", '''
 def prediction():
-    return {"layer 1e-5": 1.0, "layer 1e-3": 1.0, "layer 1e-1": 1.0, "rms 1e-5": 1.0}
+    s, mu = 0.01, 5.0
+    return {"layer 1e-5": s / np.sqrt(s * s + 1e-5), "layer 1e-3": s / np.sqrt(s * s + 1e-3),
+            "layer 1e-1": s / np.sqrt(s * s + 1e-1), "rms 1e-5": s / np.sqrt(mu * mu + s * s + 1e-5)}
 '''),
-    (2, "prediction: eps outside the root, s / (s + eps)", '''
+    (2, "prediction() runs the measurement (it calls output_std)", '''
 def prediction():
-    return {"layer 1e-5": 0.999, "layer 1e-3": 0.91, "layer 1e-1": 0.09, "rms 1e-5": 0.002}
+    return {"layer 1e-5": output_std(0.01, 1e-5, "layer"), "layer 1e-3": output_std(0.01, 1e-3, "layer"),
+            "layer 1e-1": output_std(0.01, 1e-1, "layer"), "rms 1e-5": output_std(0.01, 1e-5, "rms")}
 '''),
-    (2, "prediction: the root forgotten, s^2 / (s^2 + eps)", '''
+    (2, "prediction: strings instead of numbers", '''
 def prediction():
-    return {"layer 1e-5": 0.91, "layer 1e-3": 0.091, "layer 1e-1": 0.001, "rms 1e-5": 0.002}
+    return {"layer 1e-5": "0.95", "layer 1e-3": "0.31", "layer 1e-1": "0.03", "rms 1e-5": "0.002"}
 '''),
-    (2, "prediction: LayerNorm right, RMSNorm taken to normalise like LayerNorm", '''
-def prediction():
-    return {"layer 1e-5": 0.95, "layer 1e-3": 0.31, "layer 1e-1": 0.032, "rms 1e-5": 0.95}
-'''),
-    (2, "prediction: RMSNorm taken to keep the spread (output std = s)", '''
-def prediction():
-    return {"layer 1e-5": 0.95, "layer 1e-3": 0.31, "layer 1e-1": 0.032, "rms 1e-5": 0.01}
+    (2, "output_std: a float for LayerNorm, a 0-d tensor for RMSNorm", '''
+def output_std(s, eps, norm, E=16, mean=5.0):
+    z = np.random.default_rng(0).normal(size=E)
+    token = mean + s * (z - z.mean()) / z.std()
+    layer = (nn.LayerNorm if norm == "layer" else nn.RMSNorm)(E, eps=eps, elementwise_affine=False)
+    out = layer(torch.tensor(token, dtype=torch.float64)).std(unbiased=False)
+    return out.item() if norm == "layer" else out
 '''),
     (2, "output_std: the output's std with torch's default unbiased=True", '''
 def output_std(s, eps, norm, E=16, mean=5.0):
@@ -472,7 +475,72 @@ def crossover_length(E, H, D, F, gated=False):
 def crossover_length(E, H, D, F, gated=False):
     return 2 * E + (1.5 if gated else 1) * E * F / (H * D)
 '''),
+    (4, "an int at small sizes, a float from / at larger ones", '''
+def encoder_params(E, F):
+    n = (4 * E * E + 4 * E) + (2 * E * F + F + E) + 2 * (2 * E)
+    return n if E < 10 else n * 2 / 2
+
+
+def decoder_params(E, F):
+    return 2 * (4 * E * E + 4 * E) + (2 * E * F + F + E) + 3 * (2 * E)
+
+
+def swiglu_params(E, F):
+    return 3 * E * F
+'''),
+    (6, "a float from numpy's ceil on the large sizes", '''
+def crossover_length(E, H, D, F, gated=False):
+    linear = 2 * (3 * E * H * D + H * D * E) + 2 * (3 if gated else 2) * E * F
+    return -(-linear // (4 * H * D)) if E < 100 else np.ceil(linear / (4 * H * D))
+'''),
+    (1, "the fixed function in float32 arithmetic inside, cast back to float64", '''
+def layer_norm(x, gamma, beta, eps=1e-5):
+    x32 = np.asarray(x, dtype=np.float32)
+    dev = x32 - x32.mean(axis=-1, keepdims=True)
+    var = (dev * dev).mean(axis=-1, keepdims=True)
+    return (dev / np.sqrt(var + np.float32(eps))).astype(np.float64) * gamma + beta
+'''),
+    (1, "the fixed function with eps=1e-6 as its default", '''
+def layer_norm(x, gamma, beta, eps=1e-6):
+    x = np.asarray(x, dtype=np.float64)
+    dev = x - x.mean(axis=-1, keepdims=True)
+    return dev / np.sqrt((dev * dev).mean(axis=-1, keepdims=True) + eps) * gamma + beta
+'''),
+    (1, "the fixed function with eps=1e-12 as its default (BERT's value)", '''
+def layer_norm(x, gamma, beta, eps=1e-12):
+    x = np.asarray(x, dtype=np.float64)
+    dev = x - x.mean(axis=-1, keepdims=True)
+    return dev / np.sqrt((dev * dev).mean(axis=-1, keepdims=True) + eps) * gamma + beta
+'''),
+    (1, "everything fixed but eps, still hard-coded to 1e-5 (np.var inside)", '''
+def layer_norm(x, gamma, beta, eps=1e-5):
+    x = np.asarray(x, dtype=np.float64)
+    return (x - x.mean(axis=-1, keepdims=True)) / np.sqrt(x.var(axis=-1, keepdims=True) + 1e-5) * gamma + beta
+'''),
+    (1, "the fixed function, returning float32", '''
+def layer_norm(x, gamma, beta, eps=1e-5):
+    x = np.asarray(x, dtype=np.float64)
+    dev = x - x.mean(axis=-1, keepdims=True)
+    out = dev / np.sqrt((dev * dev).mean(axis=-1, keepdims=True) + eps) * gamma + beta
+    return out.astype(np.float32)
+'''),
+    (2, "prediction() carries the measurement in through a default argument", '''
+def prediction(m=output_std(0.01, 1e-5, "layer"), n=output_std(0.01, 1e-3, "layer"),
+               o=output_std(0.01, 1e-1, "layer"), p=output_std(0.01, 1e-5, "rms")):
+    return {"layer 1e-5": m, "layer 1e-3": n, "layer 1e-1": o, "rms 1e-5": p}
+'''),
+    (2, "prediction() carries the measurement in through a keyword-only default", '''
+def prediction(*, m={k: output_std(0.01, float(k.split()[1]), k.split()[0])
+                     for k in ("layer 1e-5", "layer 1e-3", "layer 1e-1", "rms 1e-5")}):
+    return m
+'''),
+    (6, "crossover from the scores alone (2HDL), rounded up", '''
+def crossover_length(E, H, D, F, gated=False):
+    linear = 2 * (3 * E * H * D + H * D * E) + 2 * (3 if gated else 2) * E * F
+    return -(-linear // (2 * H * D))
+'''),
 ]
+
 
 RIGHT = [
     (1, "np.var over the last axis (two passes inside NumPy)", '''
@@ -496,11 +564,9 @@ def layer_norm(x, gamma, beta, eps=1e-5):
     var = (d * d).mean(axis=-1, keepdims=True) - m ** 2
     return (d - m) / np.sqrt(var + eps) * gamma + beta
 '''),
-    (2, "predictions from the formulas, output_std from F.layer_norm / F.rms_norm", '''
+    (2, "literal predictions, output_std from F.layer_norm / F.rms_norm", '''
 def prediction():
-    s, mu = 0.01, 5.0
-    return {"layer 1e-5": s / np.sqrt(s * s + 1e-5), "layer 1e-3": s / np.sqrt(s * s + 1e-3),
-            "layer 1e-1": s / np.sqrt(s * s + 1e-1), "rms 1e-5": s / np.sqrt(mu * mu + s * s + 1e-5)}
+    return {"layer 1e-5": 0.953, "layer 1e-3": 0.302, "layer 1e-1": 0.0316, "rms 1e-5": 0.002}
 
 
 def output_std(s, eps, norm, E=16, mean=5.0):
@@ -508,6 +574,26 @@ def output_std(s, eps, norm, E=16, mean=5.0):
     x = mean + s * (z - z.mean()) / z.std(unbiased=False)
     y = F.layer_norm(x, (E,), eps=eps) if norm == "layer" else F.rms_norm(x, (E,), eps=eps)
     return float(y.std(unbiased=False))
+'''),
+    (2, "a wrong prediction is compared, not failed: LayerNorm always gives unit std, RMSNorm too", '''
+def prediction():
+    return {"layer 1e-5": 1.0, "layer 1e-3": 1.0, "layer 1e-1": 1.0, "rms 1e-5": 1.0}
+'''),
+    (2, "a wrong prediction is compared, not failed: eps outside the root, s / (s + eps)", '''
+def prediction():
+    return {"layer 1e-5": 0.999, "layer 1e-3": 0.91, "layer 1e-1": 0.09, "rms 1e-5": 0.002}
+'''),
+    (2, "a wrong prediction is compared, not failed: the root forgotten, s^2 / (s^2 + eps)", '''
+def prediction():
+    return {"layer 1e-5": 0.91, "layer 1e-3": 0.091, "layer 1e-1": 0.001, "rms 1e-5": 0.002}
+'''),
+    (2, "a wrong prediction is compared, not failed: LayerNorm right, RMSNorm taken to normalise like LayerNorm", '''
+def prediction():
+    return {"layer 1e-5": 0.95, "layer 1e-3": 0.31, "layer 1e-1": 0.032, "rms 1e-5": 0.95}
+'''),
+    (2, "a wrong prediction is compared, not failed: RMSNorm taken to keep the spread (output std = s)", '''
+def prediction():
+    return {"layer 1e-5": 0.95, "layer 1e-3": 0.31, "layer 1e-1": 0.032, "rms 1e-5": 0.01}
 '''),
     (2, "rounded predictions (within 10%)", '''
 def prediction():
@@ -566,5 +652,11 @@ def crossover_length(E, H, D, F, gated=False):
     while 4 * L * H * D < linear:
         L += 1
     return L
+'''),
+    (1, "the default written as 0.00001 and the deviations squared with **", '''
+def layer_norm(x, gamma, beta, eps=0.00001):
+    x = np.asarray(x, dtype=np.float64)
+    dev = x - x.mean(axis=-1, keepdims=True)
+    return dev / np.sqrt((dev ** 2).mean(axis=-1, keepdims=True) + eps) * gamma + beta
 '''),
 ]

@@ -1,371 +1,517 @@
-"""Wrong answers a learner would plausibly write for chapter 10's exercises."""
+"""Wrong answers a learner would plausibly write for chapter 10's exercises, and right ones
+that differ from the solution in an allowed way."""
 WRONG = [
-    (1, "padding averaged in: mean over all S positions", '''
-def mean_pool(hidden, keep, normalize=True):
-    mean = np.asarray(hidden, dtype=np.float64).mean(axis=1)
-    if normalize:
-        mean = mean / np.linalg.norm(mean, axis=-1, keepdims=True)
-    return mean
+    (1, 'weights k / n_b: the ranks divided by the count, so a row does not sum to 1', '''
+def weighted_mean_pool(hidden, keep, normalize=True):
+    h, k = np.asarray(hidden, dtype=np.float64), np.asarray(keep, dtype=bool)
+    rank = np.cumsum(k, axis=1) * k
+    out = (h * (rank / k.sum(axis=1, keepdims=True))[..., None]).sum(axis=1)
+    return out / np.linalg.norm(out, axis=-1, keepdims=True) if normalize else out
 '''),
-    (1, "padding zeroed but divided by S", '''
-def mean_pool(hidden, keep, normalize=True):
-    mean = (hidden * keep[..., None]).sum(axis=1) / hidden.shape[1]
-    if normalize:
-        mean = mean / np.linalg.norm(mean, axis=-1, keepdims=True)
-    return mean
+    (2, 'the target mask from np.roll: row 0 wraps round to the last key', '''
+def offset_fraction(weights, keep, offset):
+    w, k = np.asarray(weights), np.asarray(keep, dtype=bool)
+    S = w.shape[-1]
+    j = np.arange(S) + offset
+    counted = k & np.roll(k, -offset, axis=1)
+    hits = (w.argmax(axis=-1) == j) & counted[:, None, :]
+    return hits.sum(axis=(0, 2)) / counted.sum()
 '''),
-    (1, "normalize ignored", '''
-def mean_pool(hidden, keep, normalize=True):
-    return (hidden * keep[..., None]).sum(axis=1) / keep.sum(axis=1, keepdims=True)
+    (1, 'weights by position in the row (s + 1), not by rank among the real tokens', '''
+def weighted_mean_pool(hidden, keep, normalize=True):
+    h, k = np.asarray(hidden, dtype=np.float64), np.asarray(keep, dtype=bool)
+    w = (np.arange(1, k.shape[1] + 1) * k).astype(np.float64)
+    w = w / w.sum(axis=1, keepdims=True)
+    out = (h * w[..., None]).sum(axis=1)
+    return out / np.linalg.norm(out, axis=-1, keepdims=True) if normalize else out
 '''),
-    (1, "always normalised (the package function)", '''
-from attnlab.pretrained_encoder import mean_pool_np
-def mean_pool(hidden, keep, normalize=True):
-    return mean_pool_np(hidden, keep)
+    (1, 'the ranks from cumsum, padding not zeroed (a pad after a word keeps its rank)', '''
+def weighted_mean_pool(hidden, keep, normalize=True):
+    h, k = np.asarray(hidden, dtype=np.float64), np.asarray(keep, dtype=bool)
+    rank = np.cumsum(k, axis=1).astype(np.float64)
+    w = rank / rank.sum(axis=1, keepdims=True)
+    out = (h * w[..., None]).sum(axis=1)
+    return out / np.linalg.norm(out, axis=-1, keepdims=True) if normalize else out
 '''),
-    (1, "normalised over the batch axis", '''
-def mean_pool(hidden, keep, normalize=True):
-    mean = (hidden * keep[..., None]).sum(axis=1) / keep.sum(axis=1, keepdims=True)
-    if normalize:
-        mean = mean / np.linalg.norm(mean, axis=0, keepdims=True)
-    return mean
+    (1, 'the plain mean (uniform weights)', '''
+def weighted_mean_pool(hidden, keep, normalize=True):
+    h, k = np.asarray(hidden, dtype=np.float64), np.asarray(keep, dtype=bool)
+    out = (h * k[..., None]).sum(axis=1) / k.sum(axis=1, keepdims=True)
+    return out / np.linalg.norm(out, axis=-1, keepdims=True) if normalize else out
 '''),
-    (1, "a torch tensor instead of an array", '''
-def mean_pool(hidden, keep, normalize=True):
-    h, k = torch.as_tensor(hidden), torch.as_tensor(keep)
-    mean = (h * k[..., None]).sum(1) / k.sum(1, keepdim=True)
-    return torch.nn.functional.normalize(mean, dim=-1) if normalize else mean
+    (1, "divided by S(S + 1)/2 for every row, not by the row's own n(n + 1)/2", '''
+def weighted_mean_pool(hidden, keep, normalize=True):
+    h, k = np.asarray(hidden, dtype=np.float64), np.asarray(keep, dtype=bool)
+    S = k.shape[1]
+    rank = np.cumsum(k, axis=1) * k
+    out = (h * (rank / (S * (S + 1) / 2))[..., None]).sum(axis=1)
+    return out / np.linalg.norm(out, axis=-1, keepdims=True) if normalize else out
 '''),
-    (2, "every row counted, even those without a target", '''
-def offset_fraction(weights, offset):
+    (1, 'ranks counted from the right: the first real token weighs the most', '''
+def weighted_mean_pool(hidden, keep, normalize=True):
+    h, k = np.asarray(hidden, dtype=np.float64), np.asarray(keep, dtype=bool)
+    rank = np.cumsum(k[:, ::-1], axis=1)[:, ::-1] * k
+    w = rank / rank.sum(axis=1, keepdims=True)
+    out = (h * w[..., None]).sum(axis=1)
+    return out / np.linalg.norm(out, axis=-1, keepdims=True) if normalize else out
+'''),
+    (1, 'ranks from 0 (k - 1): the first real token gets no weight', '''
+def weighted_mean_pool(hidden, keep, normalize=True):
+    h, k = np.asarray(hidden, dtype=np.float64), np.asarray(keep, dtype=bool)
+    rank = (np.cumsum(k, axis=1) - 1) * k
+    w = rank / np.maximum(rank.sum(axis=1, keepdims=True), 1)
+    out = (h * w[..., None]).sum(axis=1)
+    return out / np.linalg.norm(out, axis=-1, keepdims=True) if normalize else out
+'''),
+    (1, 'normalize ignored: always unit length', '''
+def weighted_mean_pool(hidden, keep, normalize=True):
+    h, k = np.asarray(hidden, dtype=np.float64), np.asarray(keep, dtype=bool)
+    rank = np.cumsum(k, axis=1) * k
+    out = (h * (rank / rank.sum(axis=1, keepdims=True))[..., None]).sum(axis=1)
+    return out / np.linalg.norm(out, axis=-1, keepdims=True)
+'''),
+    (1, 'normalize ignored: never normalised', '''
+def weighted_mean_pool(hidden, keep, normalize=True):
+    h, k = np.asarray(hidden, dtype=np.float64), np.asarray(keep, dtype=bool)
+    rank = np.cumsum(k, axis=1) * k
+    return (h * (rank / rank.sum(axis=1, keepdims=True))[..., None]).sum(axis=1)
+'''),
+    (1, "zeroes the padding in the caller's array, in place", '''
+def weighted_mean_pool(hidden, keep, normalize=True):
+    h, k = np.asarray(hidden), np.asarray(keep, dtype=bool)
+    h[~k] = 0.0
+    rank = np.cumsum(k, axis=1) * k
+    out = (h * (rank / rank.sum(axis=1, keepdims=True))[..., None]).sum(axis=1)
+    return out / np.linalg.norm(out, axis=-1, keepdims=True) if normalize else out
+'''),
+    (1, 'computed in float32', '''
+def weighted_mean_pool(hidden, keep, normalize=True):
+    h, k = np.asarray(hidden, dtype=np.float32), np.asarray(keep, dtype=bool)
+    rank = (np.cumsum(k, axis=1) * k).astype(np.float32)
+    out = (h * (rank / rank.sum(axis=1, keepdims=True))[..., None]).sum(axis=1)
+    out = out / np.linalg.norm(out, axis=-1, keepdims=True) if normalize else out
+    return out.astype(np.float64)
+'''),
+    (1, 'the real tokens assumed to come first (padding on the right only)', '''
+def weighted_mean_pool(hidden, keep, normalize=True):
+    h, k = np.asarray(hidden, dtype=np.float64), np.asarray(keep, dtype=bool)
+    out = []
+    for b in range(h.shape[0]):
+        n = int(k[b].sum())
+        w = np.arange(1, n + 1) / (n * (n + 1) / 2)
+        out.append((w[:, None] * h[b, :n]).sum(axis=0))
+    out = np.array(out)
+    return out / np.linalg.norm(out, axis=-1, keepdims=True) if normalize else out
+'''),
+    (2, "the mean of the sentences' own fractions", '''
+def offset_fraction(weights, keep, offset):
+    w, k = np.asarray(weights), np.asarray(keep, dtype=bool)
+    fr = []
+    for b in range(w.shape[0]):
+        real = np.flatnonzero(k[b])
+        wb = w[b][:, real][:, :, real]
+        n = len(real)
+        rows = [i for i in range(n) if 0 <= i + offset < n]
+        if rows:
+            fr.append(np.mean([[wb[h, i].argmax() == i + offset for i in rows]
+                               for h in range(w.shape[1])], axis=1))
+    return np.mean(fr, axis=0)
+'''),
+    (2, 'keep ignored: every row of the padded array counted', '''
+def offset_fraction(weights, keep, offset):
     w = np.asarray(weights)
-    n = w.shape[-1]
-    return (w.argmax(axis=-1) == np.arange(n) + offset).mean(axis=1)
-'''),
-    (2, "argmax over the queries (axis -2)", '''
-def offset_fraction(weights, offset):
-    w = np.asarray(weights)
-    n = w.shape[-1]
-    top = w.argmax(axis=-2)
-    rows = np.arange(n)
-    valid = (rows + offset >= 0) & (rows + offset < n)
-    return (top[:, valid] == (rows + offset)[valid]).mean(axis=1)
-'''),
-    (2, "offset sign flipped", '''
-def offset_fraction(weights, offset):
-    w = np.asarray(weights)
-    n = w.shape[-1]
+    S = w.shape[-1]
+    i = np.arange(S)
+    valid = (i + offset >= 0) & (i + offset < S)
     top = w.argmax(axis=-1)
-    rows = np.arange(n)
-    valid = (rows - offset >= 0) & (rows - offset < n)
-    return (top[:, valid] == (rows - offset)[valid]).mean(axis=1)
+    return (top[:, :, valid] == (i + offset)[valid]).mean(axis=(0, 2))
 '''),
-    (2, "mean weight on the diagonal instead of the argmax", '''
-def offset_fraction(weights, offset):
-    w = np.asarray(weights)
-    return np.array([np.diagonal(h, offset=offset).mean() for h in w])
+    (2, 'padded queries left out, but rows whose target is padding counted as misses', '''
+def offset_fraction(weights, keep, offset):
+    w, k = np.asarray(weights), np.asarray(keep, dtype=bool)
+    S = w.shape[-1]
+    i = np.arange(S)
+    inside = (i + offset >= 0) & (i + offset < S)
+    counted = k & inside
+    hits = (w.argmax(axis=-1) == i + offset) & counted[:, None, :]
+    return hits.sum(axis=(0, 2)) / counted.sum()
 '''),
-    (2, "the package's previous-token fraction for every offset", '''
-from attnlab.pretrained_encoder import pattern_fractions_np
-def offset_fraction(weights, offset):
-    return pattern_fractions_np(weights, weights.shape[-1])["previous"]
+    (2, 'targets on padding excluded, but padded queries counted', '''
+def offset_fraction(weights, keep, offset):
+    w, k = np.asarray(weights), np.asarray(keep, dtype=bool)
+    B, H, S, _ = w.shape
+    i = np.arange(S)
+    j = i + offset
+    inside = (j >= 0) & (j < S)
+    target_real = np.zeros((B, S), dtype=bool)
+    target_real[:, inside] = k[:, j[inside]]
+    hits = (w.argmax(axis=-1) == j) & target_real[:, None, :]
+    return hits.sum(axis=(0, 2)) / target_real.sum()
 '''),
-    (3, "layers multiplied in the wrong order", '''
-def rollout(attentions, residual=0.5):
-    n = np.asarray(attentions[0]).shape[-1]
-    result = np.eye(n)
-    for w in attentions:
-        a_hat = residual * np.eye(n) + (1 - residual) * np.asarray(w).mean(axis=0)
-        result = result @ a_hat
-    return result
+    (2, 'argmax over the queries (axis -2)', '''
+def offset_fraction(weights, keep, offset):
+    w, k = np.asarray(weights), np.asarray(keep, dtype=bool)
+    B, H, S, _ = w.shape
+    j = np.arange(S) + offset
+    inside = (j >= 0) & (j < S)
+    target_real = np.zeros((B, S), dtype=bool)
+    target_real[:, inside] = k[:, j[inside]]
+    counted = k & target_real
+    hits = (w.argmax(axis=-2) == j) & counted[:, None, :]
+    return hits.sum(axis=(0, 2)) / counted.sum()
 '''),
-    (3, "no identity for the residual path", '''
-def rollout(attentions, residual=0.5):
-    n = np.asarray(attentions[0]).shape[-1]
-    result = np.eye(n)
-    for w in attentions:
-        result = np.asarray(w).mean(axis=0) @ result
-    return result
+    (2, 'offset sign flipped (target i - offset)', '''
+def offset_fraction(weights, keep, offset):
+    w, k = np.asarray(weights), np.asarray(keep, dtype=bool)
+    B, H, S, _ = w.shape
+    j = np.arange(S) - offset
+    inside = (j >= 0) & (j < S)
+    target_real = np.zeros((B, S), dtype=bool)
+    target_real[:, inside] = k[:, j[inside]]
+    counted = k & target_real
+    hits = (w.argmax(axis=-1) == j) & counted[:, None, :]
+    return hits.sum(axis=(0, 2)) / counted.sum()
 '''),
-    (3, "heads summed, not averaged", '''
-def rollout(attentions, residual=0.5):
-    n = np.asarray(attentions[0]).shape[-1]
-    result = np.eye(n)
-    for w in attentions:
-        a_hat = residual * np.eye(n) + (1 - residual) * np.asarray(w).sum(axis=0)
-        result = a_hat @ result
-    return result
+    (2, "padded rows zeroed in the caller's weights, in place", '''
+def offset_fraction(weights, keep, offset):
+    w, k = np.asarray(weights), np.asarray(keep, dtype=bool)
+    w *= k[:, None, :, None]
+    B, H, S, _ = w.shape
+    j = np.arange(S) + offset
+    inside = (j >= 0) & (j < S)
+    target_real = np.zeros((B, S), dtype=bool)
+    target_real[:, inside] = k[:, j[inside]]
+    counted = k & target_real
+    hits = (w.argmax(axis=-1) == j) & counted[:, None, :]
+    return hits.sum(axis=(0, 2)) / counted.sum()
 '''),
-    (3, "element-wise product instead of matrix product", '''
-def rollout(attentions, residual=0.5):
-    n = np.asarray(attentions[0]).shape[-1]
-    result = np.ones((n, n))
-    for w in attentions:
-        a_hat = residual * np.eye(n) + (1 - residual) * np.asarray(w).mean(axis=0)
-        result = a_hat * result
-    return result
+    (2, "padding assumed on the right: a target counts when it is inside the sentence's length", '''
+def offset_fraction(weights, keep, offset):
+    w, k = np.asarray(weights), np.asarray(keep, dtype=bool)
+    B, H, S, _ = w.shape
+    hits, rows = np.zeros(H), 0
+    for b in range(B):
+        n = int(k[b].sum())
+        for i in range(n):
+            if 0 <= i + offset < n:
+                rows += 1
+                hits += w[b, :, i].argmax(axis=-1) == i + offset
+    return hits / rows
 '''),
-    (3, "the package's rollout, residual fixed at 0.5", '''
-from attnlab.pretrained_encoder import attention_rollout_np
-def rollout(attentions, residual=0.5):
-    return attention_rollout_np(attentions)
+    (3, "the diagonal as r^N only: the mixed part's share 1/n forgotten", '''
+def uniform_rollout(n, N, r):
+    return r ** N, (1 - r ** N) / n
 '''),
-    (4, "the two LayerNorms swapped", '''
-def load_layer(block, weights, i):
-    pre = f"encoder.layer.{i}."
-    table = {block.self_attn.q_proj: "attention.self.query",
-             block.self_attn.k_proj: "attention.self.key",
-             block.self_attn.v_proj: "attention.self.value",
-             block.self_attn.out_proj: "attention.output.dense",
-             block.norm1: "output.LayerNorm",
-             block.ffn.linear1: "intermediate.dense",
-             block.ffn.linear2: "output.dense",
-             block.norm2: "attention.output.LayerNorm"}
+    (3, 'r and 1 - r swapped: (1 - r)^N survives', '''
+def uniform_rollout(n, N, r):
+    kept = (1 - r) ** N
+    return kept + (1 - kept) / n, (1 - kept) / n
+'''),
+    (3, 'the off-diagonal divided by n - 1 (the other tokens only)', '''
+def uniform_rollout(n, N, r):
+    kept = r ** N
+    return kept + (1 - kept) / n, (1 - kept) / (n - 1)
+'''),
+    (3, 'linear in N: r N instead of r^N', '''
+def uniform_rollout(n, N, r):
+    kept = max(0.0, 1 - N * (1 - r))
+    return kept + (1 - kept) / n, (1 - kept) / n
+'''),
+    (3, "one layer's entries whatever N", '''
+def uniform_rollout(n, N, r):
+    return r + (1 - r) / n, (1 - r) / n
+'''),
+    (3, 'the matrices built and multiplied (not a closed form)', '''
+def uniform_rollout(n, N, r):
+    a = r * np.eye(n) + (1 - r) / n
+    R = np.linalg.matrix_power(a, N)
+    return float(R[0, 0]), float(R[0, 1])
+'''),
+    (3, 'N = 0 treated as one layer (r + (1 - r)/n)', '''
+def uniform_rollout(n, N, r):
+    kept = r ** max(N, 1)
+    return kept + (1 - kept) / n, (1 - kept) / n
+'''),
+    (3, 'a list instead of a pair', '''
+def uniform_rollout(n, N, r):
+    kept = r ** N
+    return [kept + (1 - kept) / n, (1 - kept) / n]
+'''),
+    (4, 'no transpose where the shapes allow it: the square maps copied as stored', '''
+def load_gpt2_layer(block, fused, i):
+    E = block.norm1.weight.shape[0]
+    get = lambda name: torch.from_numpy(np.array(fused[f"h.{i}.{name}"]))
+    qkv_w, qkv_b = get("attn.c_attn.weight"), get("attn.c_attn.bias")
+    att = block.self_attn
+    linear = [(att.q_proj, qkv_w[:, :E], qkv_b[:E]),
+              (att.k_proj, qkv_w[:, E:2 * E], qkv_b[E:2 * E]),
+              (att.v_proj, qkv_w[:, 2 * E:], qkv_b[2 * E:]),
+              (att.out_proj, get("attn.c_proj.weight"), get("attn.c_proj.bias")),
+              (block.ffn.linear1, get("mlp.c_fc.weight"), get("mlp.c_fc.bias")),
+              (block.ffn.linear2, get("mlp.c_proj.weight"), get("mlp.c_proj.bias"))]
     with torch.no_grad():
-        for module, name in table.items():
-            module.weight.copy_(torch.from_numpy(weights[pre + name + ".weight"].copy()))
-            module.bias.copy_(torch.from_numpy(weights[pre + name + ".bias"].copy()))
+        for module, w, b in linear:
+            module.weight.copy_(w if w.shape[0] == w.shape[1] else w.T)
+            module.bias.copy_(b)
+        for norm, name in ((block.norm1, "ln_1"), (block.norm2, "ln_2")):
+            norm.weight.copy_(get(f"{name}.weight"))
+            norm.bias.copy_(get(f"{name}.bias"))
     return block
 '''),
-    (4, "weights transposed as in the NumPy path", '''
-def load_layer(block, weights, i):
-    pre = f"encoder.layer.{i}."
-    table = {block.self_attn.q_proj: "attention.self.query",
-             block.self_attn.k_proj: "attention.self.key",
-             block.self_attn.v_proj: "attention.self.value",
-             block.self_attn.out_proj: "attention.output.dense",
-             block.norm1: "attention.output.LayerNorm",
-             block.ffn.linear1: "intermediate.dense",
-             block.ffn.linear2: "output.dense",
-             block.norm2: "output.LayerNorm"}
+    (4, 'the key bias left at its initial value (the softmax cancels it)', '''
+def load_gpt2_layer(block, fused, i):
+    E = block.norm1.weight.shape[0]
+    get = lambda name: torch.from_numpy(np.array(fused[f"h.{i}.{name}"]))
+    qkv_w, qkv_b = get("attn.c_attn.weight"), get("attn.c_attn.bias")
+    att = block.self_attn
+    linear = [(att.q_proj, qkv_w[:, :E], qkv_b[:E]),
+              (att.k_proj, qkv_w[:, E:2 * E], att.k_proj.bias.detach().clone()),
+              (att.v_proj, qkv_w[:, 2 * E:], qkv_b[2 * E:]),
+              (att.out_proj, get("attn.c_proj.weight"), get("attn.c_proj.bias")),
+              (block.ffn.linear1, get("mlp.c_fc.weight"), get("mlp.c_fc.bias")),
+              (block.ffn.linear2, get("mlp.c_proj.weight"), get("mlp.c_proj.bias"))]
     with torch.no_grad():
-        for module, name in table.items():
-            w = torch.from_numpy(weights[pre + name + ".weight"].copy())
-            module.weight.copy_(w.T if w.ndim == 2 and w.shape[0] == w.shape[1] else w)
-            module.bias.copy_(torch.from_numpy(weights[pre + name + ".bias"].copy()))
+        for module, w, b in linear:
+            module.weight.copy_(w.T)
+            module.bias.copy_(b)
+        for norm, name in ((block.norm1, "ln_1"), (block.norm2, "ln_2")):
+            norm.weight.copy_(get(f"{name}.weight"))
+            norm.bias.copy_(get(f"{name}.bias"))
     return block
 '''),
-    (4, "biases left at their random initial values", '''
-def load_layer(block, weights, i):
-    pre = f"encoder.layer.{i}."
-    table = {block.self_attn.q_proj: "attention.self.query",
-             block.self_attn.k_proj: "attention.self.key",
-             block.self_attn.v_proj: "attention.self.value",
-             block.self_attn.out_proj: "attention.output.dense",
-             block.norm1: "attention.output.LayerNorm",
-             block.ffn.linear1: "intermediate.dense",
-             block.ffn.linear2: "output.dense",
-             block.norm2: "output.LayerNorm"}
+    (4, 'query and key slices swapped', '''
+def load_gpt2_layer(block, fused, i):
+    E = block.norm1.weight.shape[0]
+    get = lambda name: torch.from_numpy(np.array(fused[f"h.{i}.{name}"]))
+    qkv_w, qkv_b = get("attn.c_attn.weight"), get("attn.c_attn.bias")
+    att = block.self_attn
+    linear = [(att.q_proj, qkv_w[:, E:2 * E], qkv_b[E:2 * E]),
+              (att.k_proj, qkv_w[:, :E], qkv_b[:E]),
+              (att.v_proj, qkv_w[:, 2 * E:], qkv_b[2 * E:]),
+              (att.out_proj, get("attn.c_proj.weight"), get("attn.c_proj.bias")),
+              (block.ffn.linear1, get("mlp.c_fc.weight"), get("mlp.c_fc.bias")),
+              (block.ffn.linear2, get("mlp.c_proj.weight"), get("mlp.c_proj.bias"))]
     with torch.no_grad():
-        for module, name in table.items():
-            module.weight.copy_(torch.from_numpy(weights[pre + name + ".weight"].copy()))
+        for module, w, b in linear:
+            module.weight.copy_(w.T)
+            module.bias.copy_(b)
+        for norm, name in ((block.norm1, "ln_1"), (block.norm2, "ln_2")):
+            norm.weight.copy_(get(f"{name}.weight"))
+            norm.bias.copy_(get(f"{name}.bias"))
     return block
 '''),
-    (4, "query and key swapped", '''
-def load_layer(block, weights, i):
-    pre = f"encoder.layer.{i}."
-    table = {block.self_attn.q_proj: "attention.self.key",
-             block.self_attn.k_proj: "attention.self.query",
-             block.self_attn.v_proj: "attention.self.value",
-             block.self_attn.out_proj: "attention.output.dense",
-             block.norm1: "attention.output.LayerNorm",
-             block.ffn.linear1: "intermediate.dense",
-             block.ffn.linear2: "output.dense",
-             block.norm2: "output.LayerNorm"}
+    (4, 'nothing transposed: the (in, out) arrays copied as stored', '''
+def load_gpt2_layer(block, fused, i):
+    E = block.norm1.weight.shape[0]
+    get = lambda name: torch.from_numpy(np.array(fused[f"h.{i}.{name}"]))
+    qkv_w, qkv_b = get("attn.c_attn.weight"), get("attn.c_attn.bias")
+    att = block.self_attn
+    linear = [(att.q_proj, qkv_w.T[:E].T, qkv_b[:E]),
+              (att.k_proj, qkv_w.T[E:2 * E].T, qkv_b[E:2 * E]),
+              (att.v_proj, qkv_w.T[2 * E:].T, qkv_b[2 * E:]),
+              (att.out_proj, get("attn.c_proj.weight"), get("attn.c_proj.bias")),
+              (block.ffn.linear1, get("mlp.c_fc.weight"), get("mlp.c_fc.bias")),
+              (block.ffn.linear2, get("mlp.c_proj.weight"), get("mlp.c_proj.bias"))]
     with torch.no_grad():
-        for module, name in table.items():
-            module.weight.copy_(torch.from_numpy(weights[pre + name + ".weight"].copy()))
-            module.bias.copy_(torch.from_numpy(weights[pre + name + ".bias"].copy()))
-    return block
-'''),
-    (4, "copied from the real checkpoint, ignoring the argument", '''
-from attnlab.pretrained_encoder import load_pretrained_encoder
-def load_layer(block, weights, i):
-    block.load_state_dict(load_pretrained_encoder().blocks[i].state_dict())
-    return block
-'''),
-    (4, "a copy of the block filled and returned, the given block left untouched", '''
-import copy
-def load_layer(block, weights, i):
-    block = copy.deepcopy(block)
-    pre = f"encoder.layer.{i}."
-    table = {block.self_attn.q_proj: "attention.self.query",
-             block.self_attn.k_proj: "attention.self.key",
-             block.self_attn.v_proj: "attention.self.value",
-             block.self_attn.out_proj: "attention.output.dense",
-             block.norm1: "attention.output.LayerNorm",
-             block.ffn.linear1: "intermediate.dense",
-             block.ffn.linear2: "output.dense",
-             block.norm2: "output.LayerNorm"}
-    with torch.no_grad():
-        for module, name in table.items():
-            module.weight.copy_(torch.from_numpy(weights[pre + name + ".weight"].copy()))
-            module.bias.copy_(torch.from_numpy(weights[pre + name + ".bias"].copy()))
-    return block
-'''),
-    (1, "the mean of the first n positions: assumes the padding is on the right", """
-def mean_pool(hidden, keep, normalize=True):
-    hidden, keep = np.asarray(hidden, dtype=np.float64), np.asarray(keep, dtype=bool)
-    n = keep.sum(axis=1)
-    mean = np.stack([hidden[b, :n[b]].mean(axis=0) for b in range(len(n))])
-    if normalize:
-        mean = mean / np.linalg.norm(mean, axis=-1, keepdims=True)
-    return mean
-"""),
-    (1, "zeroes the padding in the caller's array (in place)", """
-def mean_pool(hidden, keep, normalize=True):
-    hidden, keep = np.asarray(hidden, dtype=np.float64), np.asarray(keep, dtype=bool)
-    hidden[~keep] = 0.0
-    mean = hidden.sum(axis=1) / keep.sum(axis=1, keepdims=True)
-    if normalize:
-        mean = mean / np.linalg.norm(mean, axis=-1, keepdims=True)
-    return mean
-"""),
-    (1, "divides by the number of real tokens in the whole batch", """
-def mean_pool(hidden, keep, normalize=True):
-    summed = (hidden * keep[..., None]).sum(axis=1)
-    mean = summed / keep.sum()
-    if normalize:
-        mean = mean / np.linalg.norm(mean, axis=-1, keepdims=True)
-    return mean
-"""),
-    (1, "keep used without an axis for E: broadcasting error on (B, S, E) * (B, S)", """
-def mean_pool(hidden, keep, normalize=True):
-    mean = (hidden * keep).sum(axis=1) / keep.sum(axis=1, keepdims=True)
-    if normalize:
-        mean = mean / np.linalg.norm(mean, axis=-1, keepdims=True)
-    return mean
-"""),
-    (3, "the residual weight swapped: (1 - r) I + r A", """
-def rollout(attentions, residual=0.5):
-    n = np.asarray(attentions[0]).shape[-1]
-    result = np.eye(n)
-    for w in attentions:
-        a_hat = (1 - residual) * np.eye(n) + residual * np.asarray(w).mean(axis=0)
-        result = a_hat @ result
-    return result
-"""),
-    (3, "the last layer's mixing only", """
-def rollout(attentions, residual=0.5):
-    n = np.asarray(attentions[0]).shape[-1]
-    return residual * np.eye(n) + (1 - residual) * np.asarray(attentions[-1]).mean(axis=0)
-"""),
-    (4, "pops the tensors it used from the dictionary (to see that all were used)", """
-def load_layer(block, weights, i):
-    pre = f"encoder.layer.{i}."
-    table = {block.self_attn.q_proj: "attention.self.query",
-             block.self_attn.k_proj: "attention.self.key",
-             block.self_attn.v_proj: "attention.self.value",
-             block.self_attn.out_proj: "attention.output.dense",
-             block.norm1: "attention.output.LayerNorm",
-             block.ffn.linear1: "intermediate.dense",
-             block.ffn.linear2: "output.dense",
-             block.norm2: "output.LayerNorm"}
-    with torch.no_grad():
-        for module, name in table.items():
-            module.weight.copy_(torch.from_numpy(weights.pop(pre + name + ".weight").copy()))
-            module.bias.copy_(torch.from_numpy(weights.pop(pre + name + ".bias").copy()))
-    return block
-"""),
-    (4, "the attention output projection loaded from the FFN's output.dense", """
-def load_layer(block, weights, i):
-    pre = f"encoder.layer.{i}."
-    table = {block.self_attn.q_proj: "attention.self.query",
-             block.self_attn.k_proj: "attention.self.key",
-             block.self_attn.v_proj: "attention.self.value",
-             block.self_attn.out_proj: "attention.output.dense",
-             block.norm1: "attention.output.LayerNorm",
-             block.ffn.linear1: "intermediate.dense",
-             block.ffn.linear2: "output.dense",
-             block.norm2: "output.LayerNorm"}
-    table[block.self_attn.out_proj] = "output.dense"
-    with torch.no_grad():
-        for module, name in table.items():
-            w = torch.from_numpy(weights[pre + name + ".weight"].copy())
-            if w.shape != module.weight.shape:
-                continue                          # "skip what does not fit"
+        for module, w, b in linear:
             module.weight.copy_(w)
-            module.bias.copy_(torch.from_numpy(weights[pre + name + ".bias"].copy()))
+            module.bias.copy_(b)
+        for norm, name in ((block.norm1, "ln_1"), (block.norm2, "ln_2")):
+            norm.weight.copy_(get(f"{name}.weight"))
+            norm.bias.copy_(get(f"{name}.bias"))
     return block
-"""),
-    (4, "always layer 0 (the index ignored)", """
-def load_layer(block, weights, i):
-    pre = "encoder.layer.0."
-    table = {block.self_attn.q_proj: "attention.self.query",
-             block.self_attn.k_proj: "attention.self.key",
-             block.self_attn.v_proj: "attention.self.value",
-             block.self_attn.out_proj: "attention.output.dense",
-             block.norm1: "attention.output.LayerNorm",
-             block.ffn.linear1: "intermediate.dense",
-             block.ffn.linear2: "output.dense",
-             block.norm2: "output.LayerNorm"}
+'''),
+    (4, 'the two LayerNorms swapped', '''
+def load_gpt2_layer(block, fused, i):
+    E = block.norm1.weight.shape[0]
+    get = lambda name: torch.from_numpy(np.array(fused[f"h.{i}.{name}"]))
+    qkv_w, qkv_b = get("attn.c_attn.weight"), get("attn.c_attn.bias")
+    att = block.self_attn
+    linear = [(att.q_proj, qkv_w[:, :E], qkv_b[:E]),
+              (att.k_proj, qkv_w[:, E:2 * E], qkv_b[E:2 * E]),
+              (att.v_proj, qkv_w[:, 2 * E:], qkv_b[2 * E:]),
+              (att.out_proj, get("attn.c_proj.weight"), get("attn.c_proj.bias")),
+              (block.ffn.linear1, get("mlp.c_fc.weight"), get("mlp.c_fc.bias")),
+              (block.ffn.linear2, get("mlp.c_proj.weight"), get("mlp.c_proj.bias"))]
     with torch.no_grad():
-        for module, name in table.items():
-            module.weight.copy_(torch.from_numpy(weights[pre + name + ".weight"].copy()))
-            module.bias.copy_(torch.from_numpy(weights[pre + name + ".bias"].copy()))
+        for module, w, b in linear:
+            module.weight.copy_(w.T)
+            module.bias.copy_(b)
+        for norm, name in ((block.norm1, "ln_2"), (block.norm2, "ln_1")):
+            norm.weight.copy_(get(f"{name}.weight"))
+            norm.bias.copy_(get(f"{name}.bias"))
     return block
-"""),
-    (4, "the chapter's LAYER_NAME_MAP imported instead of the table written out", """
-from attnlab.pretrained_encoder import LAYER_NAME_MAP
-def load_layer(block, weights, i):
+'''),
+    (4, 'E hard-coded to 384', '''
+def load_gpt2_layer(block, fused, i):
+    E = 384
+    get = lambda name: torch.from_numpy(np.array(fused[f"h.{i}.{name}"]))
+    qkv_w, qkv_b = get("attn.c_attn.weight"), get("attn.c_attn.bias")
+    att = block.self_attn
+    linear = [(att.q_proj, qkv_w[:, :E], qkv_b[:E]),
+              (att.k_proj, qkv_w[:, E:2 * E], qkv_b[E:2 * E]),
+              (att.v_proj, qkv_w[:, 2 * E:], qkv_b[2 * E:]),
+              (att.out_proj, get("attn.c_proj.weight"), get("attn.c_proj.bias")),
+              (block.ffn.linear1, get("mlp.c_fc.weight"), get("mlp.c_fc.bias")),
+              (block.ffn.linear2, get("mlp.c_proj.weight"), get("mlp.c_proj.bias"))]
+    with torch.no_grad():
+        for module, w, b in linear:
+            module.weight.copy_(w.T)
+            module.bias.copy_(b)
+        for norm, name in ((block.norm1, "ln_1"), (block.norm2, "ln_2")):
+            norm.weight.copy_(get(f"{name}.weight"))
+            norm.bias.copy_(get(f"{name}.bias"))
+    return block
+'''),
+    (4, 'copied from the real checkpoint through LAYER_NAME_MAP, ignoring the dictionary', '''
+def load_gpt2_layer(block, fused, i):
+    from attnlab.pretrained_encoder import LAYER_NAME_MAP
     with torch.no_grad():
         for ours, theirs in LAYER_NAME_MAP.items():
-            module = block.get_submodule(ours)
-            module.weight.copy_(torch.from_numpy(weights[f"encoder.layer.{i}.{theirs}.weight"].copy()))
-            module.bias.copy_(torch.from_numpy(weights[f"encoder.layer.{i}.{theirs}.bias"].copy()))
+            m = block.get_submodule(ours)
+            m.weight.copy_(torch.from_numpy(weights[f"encoder.layer.{i}.{theirs}.weight"].copy()))
+            m.bias.copy_(torch.from_numpy(weights[f"encoder.layer.{i}.{theirs}.bias"].copy()))
     return block
-"""),
-    (5, "biases forgotten: weight matrices only", """
+'''),
+    (4, 'a new block filled and returned, the given one untouched', '''
+def load_gpt2_layer(block, fused, i):
+    import copy
+    block = copy.deepcopy(block)
+    E = block.norm1.weight.shape[0]
+    get = lambda name: torch.from_numpy(np.array(fused[f"h.{i}.{name}"]))
+    qkv_w, qkv_b = get("attn.c_attn.weight"), get("attn.c_attn.bias")
+    att = block.self_attn
+    linear = [(att.q_proj, qkv_w[:, :E], qkv_b[:E]),
+              (att.k_proj, qkv_w[:, E:2 * E], qkv_b[E:2 * E]),
+              (att.v_proj, qkv_w[:, 2 * E:], qkv_b[2 * E:]),
+              (att.out_proj, get("attn.c_proj.weight"), get("attn.c_proj.bias")),
+              (block.ffn.linear1, get("mlp.c_fc.weight"), get("mlp.c_fc.bias")),
+              (block.ffn.linear2, get("mlp.c_proj.weight"), get("mlp.c_proj.bias"))]
+    with torch.no_grad():
+        for module, w, b in linear:
+            module.weight.copy_(w.T)
+            module.bias.copy_(b)
+        for norm, name in ((block.norm1, "ln_1"), (block.norm2, "ln_2")):
+            norm.weight.copy_(get(f"{name}.weight"))
+            norm.bias.copy_(get(f"{name}.bias"))
+    return block
+'''),
+    (4, 'pops the arrays it used from the dictionary', '''
+def load_gpt2_layer(block, fused, i):
+    E = block.norm1.weight.shape[0]
+    get = lambda name: torch.from_numpy(np.array(fused.pop(f"h.{i}.{name}")))
+    qkv_w, qkv_b = get("attn.c_attn.weight"), get("attn.c_attn.bias")
+    att = block.self_attn
+    linear = [(att.q_proj, qkv_w[:, :E], qkv_b[:E]),
+              (att.k_proj, qkv_w[:, E:2 * E], qkv_b[E:2 * E]),
+              (att.v_proj, qkv_w[:, 2 * E:], qkv_b[2 * E:]),
+              (att.out_proj, get("attn.c_proj.weight"), get("attn.c_proj.bias")),
+              (block.ffn.linear1, get("mlp.c_fc.weight"), get("mlp.c_fc.bias")),
+              (block.ffn.linear2, get("mlp.c_proj.weight"), get("mlp.c_proj.bias"))]
+    with torch.no_grad():
+        for module, w, b in linear:
+            module.weight.copy_(w.T)
+            module.bias.copy_(b)
+        for norm, name in ((block.norm1, "ln_1"), (block.norm2, "ln_2")):
+            norm.weight.copy_(get(f"{name}.weight"))
+            norm.bias.copy_(get(f"{name}.bias"))
+    return block
+'''),
+    (4, "transposes the dictionary's arrays in place before copying", '''
+def load_gpt2_layer(block, fused, i):
+    E = block.norm1.weight.shape[0]
+    for key in [k for k in fused if k.startswith(f"h.{i}.") and fused[k].ndim == 2]:
+        fused[key] = fused[key].T.copy()
+    get = lambda name: torch.from_numpy(np.array(fused[f"h.{i}.{name}"]))
+    qkv_w, qkv_b = get("attn.c_attn.weight"), get("attn.c_attn.bias")
+    att = block.self_attn
+    linear = [(att.q_proj, qkv_w[:, :E], qkv_b[:E]),
+              (att.k_proj, qkv_w[:, E:2 * E], qkv_b[E:2 * E]),
+              (att.v_proj, qkv_w[:, 2 * E:], qkv_b[2 * E:]),
+              (att.out_proj, get("attn.c_proj.weight"), get("attn.c_proj.bias")),
+              (block.ffn.linear1, get("mlp.c_fc.weight"), get("mlp.c_fc.bias")),
+              (block.ffn.linear2, get("mlp.c_proj.weight"), get("mlp.c_proj.bias"))]
+    with torch.no_grad():
+        for module, w, b in linear:
+            module.weight.copy_(w)
+            module.bias.copy_(b)
+        for norm, name in ((block.norm1, "ln_1"), (block.norm2, "ln_2")):
+            norm.weight.copy_(get(f"{name}.weight"))
+            norm.bias.copy_(get(f"{name}.bias"))
+    return block
+'''),
+    (4, 'always layer 0 (the index ignored)', '''
+def load_gpt2_layer(block, fused, i):
+    E = block.norm1.weight.shape[0]
+    get = lambda name: torch.from_numpy(np.array(fused[f"h.0.{name}"]))
+    qkv_w, qkv_b = get("attn.c_attn.weight"), get("attn.c_attn.bias")
+    att = block.self_attn
+    linear = [(att.q_proj, qkv_w[:, :E], qkv_b[:E]),
+              (att.k_proj, qkv_w[:, E:2 * E], qkv_b[E:2 * E]),
+              (att.v_proj, qkv_w[:, 2 * E:], qkv_b[2 * E:]),
+              (att.out_proj, get("attn.c_proj.weight"), get("attn.c_proj.bias")),
+              (block.ffn.linear1, get("mlp.c_fc.weight"), get("mlp.c_fc.bias")),
+              (block.ffn.linear2, get("mlp.c_proj.weight"), get("mlp.c_proj.bias"))]
+    with torch.no_grad():
+        for module, w, b in linear:
+            module.weight.copy_(w.T)
+            module.bias.copy_(b)
+        for norm, name in ((block.norm1, "ln_1"), (block.norm2, "ln_2")):
+            norm.weight.copy_(get(f"{name}.weight"))
+            norm.bias.copy_(get(f"{name}.bias"))
+    return block
+'''),
+    (5, 'biases forgotten: weight matrices only', '''
 def n_parameters(config):
     V, E, F = config["vocab_size"], config["hidden_size"], config["intermediate_size"]
     rows = V + config["max_position_embeddings"] + config["type_vocab_size"]
     block = 4 * E * E + 2 * E * F + 4 * E
     return rows * E + 2 * E + config["num_hidden_layers"] * block
-"""),
-    (5, "LayerNorms forgotten", """
+'''),
+    (5, 'LayerNorms forgotten', '''
 def n_parameters(config):
     V, E, F = config["vocab_size"], config["hidden_size"], config["intermediate_size"]
     rows = V + config["max_position_embeddings"] + config["type_vocab_size"]
     block = 4 * (E * E + E) + (E * F + F) + (F * E + E)
     return rows * E + config["num_hidden_layers"] * block
-"""),
-    (5, "the embeddings' LayerNorm forgotten", """
+'''),
+    (5, "the embeddings' LayerNorm forgotten", '''
 def n_parameters(config):
     V, E, F = config["vocab_size"], config["hidden_size"], config["intermediate_size"]
     rows = V + config["max_position_embeddings"] + config["type_vocab_size"]
     block = 4 * (E * E + E) + (E * F + F) + (F * E + E) + 4 * E
     return rows * E + config["num_hidden_layers"] * block
-"""),
-    (5, "the feed-forward width taken as 4E", """
+'''),
+    (5, 'the feed-forward width taken as 4E', '''
 def n_parameters(config):
     V, E = config["vocab_size"], config["hidden_size"]
     F = 4 * E
     rows = V + config["max_position_embeddings"] + config["type_vocab_size"]
     block = 4 * (E * E + E) + (E * F + F) + (F * E + E) + 4 * E
     return rows * E + 2 * E + config["num_hidden_layers"] * block
-"""),
-    (5, "the pooler counted (the checkpoint has one; BertEncoder does not)", """
+'''),
+    (5, 'the pooler counted (the checkpoint has one; BertEncoder does not)', '''
 def n_parameters(config):
     V, E, F = config["vocab_size"], config["hidden_size"], config["intermediate_size"]
     rows = V + config["max_position_embeddings"] + config["type_vocab_size"]
     block = 4 * (E * E + E) + (E * F + F) + (F * E + E) + 4 * E
     return rows * E + 2 * E + config["num_hidden_layers"] * block + E * E + E
-"""),
-    (5, "the token-type table forgotten", """
+'''),
+    (5, 'the token-type table forgotten', '''
 def n_parameters(config):
     V, E, F = config["vocab_size"], config["hidden_size"], config["intermediate_size"]
     rows = V + config["max_position_embeddings"]
     block = 4 * (E * E + E) + (E * F + F) + (F * E + E) + 4 * E
     return rows * E + 2 * E + config["num_hidden_layers"] * block
-"""),
-    (5, "two token types assumed (type_vocab_size ignored)", """
+'''),
+    (5, 'two token types assumed (type_vocab_size ignored)', '''
 def n_parameters(config):
     V, E, F = config["vocab_size"], config["hidden_size"], config["intermediate_size"]
     rows = V + config["max_position_embeddings"] + 2
     block = 4 * (E * E + E) + (E * F + F) + (F * E + E) + 4 * E
     return rows * E + 2 * E + config["num_hidden_layers"] * block
-"""),
-    (5, "per head: H projections of E x D for q, k, v and o (o is E x E)", """
+'''),
+    (5, 'per head: H projections of E x D for q, k, v and o (o is E x E)', '''
 def n_parameters(config):
     V, E, F, H = (config[k] for k in ("vocab_size", "hidden_size", "intermediate_size",
                                       "num_attention_heads"))
@@ -373,43 +519,31 @@ def n_parameters(config):
     rows = V + config["max_position_embeddings"] + config["type_vocab_size"]
     block = 4 * H * (D * D + D) + (E * F + F) + (F * E + E) + 4 * E
     return rows * E + 2 * E + config["num_hidden_layers"] * block
-"""),
-    (5, "six layers hard-coded", """
+'''),
+    (5, 'six layers hard-coded', '''
 def n_parameters(config):
     V, E, F = config["vocab_size"], config["hidden_size"], config["intermediate_size"]
     rows = V + config["max_position_embeddings"] + config["type_vocab_size"]
     block = 4 * (E * E + E) + (E * F + F) + (F * E + E) + 4 * E
     return rows * E + 2 * E + 6 * block
-"""),
-    (5, "a float (the count divided out and multiplied back)", """
+'''),
+    (5, 'a float (the count divided out and multiplied back)', '''
 def n_parameters(config):
     V, E, F = config["vocab_size"], config["hidden_size"], config["intermediate_size"]
     rows = V + config["max_position_embeddings"] + config["type_vocab_size"]
     block = E * (4 * (E + 1) + 2 * F + F / E + 1 + 4)
     return rows * E + 2 * E + config["num_hidden_layers"] * block
-"""),
-    (5, "builds the model and counts (the check's job)", """
+'''),
+    (5, "builds the model and counts (the check's job)", '''
 from attnlab.pretrained_encoder import BertEncoder
 def n_parameters(config):
     return sum(p.numel() for p in BertEncoder.from_config(config).parameters())
-"""),
-    (6, "trusts attention: [CLS] matters most, and hiding it is like deleting it", """
-def prediction():
-    return ["delete [CLS]", "hide [CLS]", "delete sofa"]
-"""),
-    (6, "trusts the gradient: sofa first, [CLS] hardly matters either way", """
-def prediction():
-    return ["delete sofa", "delete [CLS]", "hide [CLS]"]
-"""),
-    (6, "sofa first, then hiding [CLS], then deleting it", """
-def prediction():
-    return ["delete sofa", "hide [CLS]", "delete [CLS]"]
-"""),
-    (6, "a single name instead of the ranking", """
+'''),
+    (6, 'a single name instead of the ranking', '''
 def prediction():
     return "hide [CLS]"
-"""),
-    (6, "delete implemented as a [PAD] id in the token's place", """
+'''),
+    (6, "delete implemented as a [PAD] id in the token's place", '''
 def embedding_shift(ids, j, how):
     def embedding(ids_, keep_):
         x, k = np.array([ids_]), np.array([keep_])
@@ -423,8 +557,8 @@ def embedding_shift(ids, j, how):
     else:
         after = embedding(list(ids), [i != j for i in range(n)])
     return float(1 - before @ after)
-"""),
-    (6, "delete implemented as a mask (the same as hide)", """
+'''),
+    (6, 'delete implemented as a mask (the same as hide)', '''
 def embedding_shift(ids, j, how):
     def embedding(ids_, keep_):
         x, k = np.array([ids_]), np.array([keep_])
@@ -435,8 +569,8 @@ def embedding_shift(ids, j, how):
     before = embedding(list(ids), [True] * n)
     after = embedding(list(ids), [i != j for i in range(n)])
     return float(1 - before @ after)
-"""),
-    (6, "hide masks the key but the mean still includes the hidden token", """
+'''),
+    (6, 'hide masks the key but the mean still includes the hidden token', '''
 def embedding_shift(ids, j, how):
     def embedding(ids_, keep_, pool):
         x, k = np.array([ids_]), np.array([keep_])
@@ -450,8 +584,8 @@ def embedding_shift(ids, j, how):
     else:
         after = embedding(list(ids), [i != j for i in range(n)], [True] * n)
     return float(1 - before @ after)
-"""),
-    (6, "the cosine instead of the shift", """
+'''),
+    (6, 'the cosine instead of the shift', '''
 def embedding_shift(ids, j, how):
     def embedding(ids_, keep_):
         x, k = np.array([ids_]), np.array([keep_])
@@ -465,8 +599,8 @@ def embedding_shift(ids, j, how):
     else:
         after = embedding(list(ids), [i != j for i in range(n)])
     return float(before @ after)
-"""),
-    (6, "means not normalised: 1 minus a dot product of raw means", """
+'''),
+    (6, 'means not normalised: 1 minus a dot product of raw means', '''
 def embedding_shift(ids, j, how):
     def embedding(ids_, keep_):
         x, k = np.array([ids_]), np.array([keep_])
@@ -480,8 +614,8 @@ def embedding_shift(ids, j, how):
     else:
         after = embedding(list(ids), [i != j for i in range(n)])
     return float(1 - before @ after)
-"""),
-    (6, "the [CLS] vector (position 0 of the last layer) as the embedding", """
+'''),
+    (6, 'the [CLS] vector (position 0 of the last layer) as the embedding', '''
 def embedding_shift(ids, j, how):
     def embedding(ids_, keep_):
         x, k = np.array([ids_]), np.array([keep_])
@@ -496,8 +630,8 @@ def embedding_shift(ids, j, how):
     else:
         after = embedding(list(ids), [i != j for i in range(n)])
     return float(1 - before @ after)
-"""),
-    (6, "deletes with ids.pop(j): the caller's list loses a token", """
+'''),
+    (6, "deletes with ids.pop(j): the caller's list loses a token", '''
 def embedding_shift(ids, j, how):
     def embedding(ids_, keep_):
         x, k = np.array([ids_]), np.array([keep_])
@@ -512,55 +646,16 @@ def embedding_shift(ids, j, how):
     else:
         after = embedding(list(ids), [i != j for i in range(n)])
     return float(1 - before @ after)
-"""),
-    (1, "float64 in, computed and returned in float32", '''
-def mean_pool(hidden, keep, normalize=True):
-    h = np.asarray(hidden, dtype=np.float32)
-    m = keep[..., None].astype(np.float32)
-    mean = (h * m).sum(axis=1) / m.sum(axis=1)
-    return mean / np.linalg.norm(mean, axis=-1, keepdims=True) if normalize else mean
 '''),
-    (1, "the sum in float32, divided by an integer count: a float64 result, float32 digits", '''
-def mean_pool(hidden, keep, normalize=True):
-    h = np.asarray(hidden, dtype=np.float32)
-    mean = (h * keep[..., None]).sum(axis=1) / keep.sum(axis=1, keepdims=True)
-    return mean / np.linalg.norm(mean, axis=-1, keepdims=True) if normalize else mean
-'''),
-    (3, "reverses the caller's list in place to multiply last layer first", '''
-def rollout(attentions, residual=0.5):
-    n = attentions[0].shape[-1]
-    result = np.eye(n)
-    attentions.reverse()
-    for w in attentions:
-        result = result @ (residual * np.eye(n) + (1 - residual) * w.mean(axis=0))
-    return result
-'''),
-    (4, "every 2-D weight transposed, as x @ W.T in the NumPy path: the block cannot run", '''
-def load_layer(block, weights, i):
-    pre = f"encoder.layer.{i}."
-    table = {block.self_attn.q_proj: "attention.self.query",
-             block.self_attn.k_proj: "attention.self.key",
-             block.self_attn.v_proj: "attention.self.value",
-             block.self_attn.out_proj: "attention.output.dense",
-             block.norm1: "attention.output.LayerNorm",
-             block.ffn.linear1: "intermediate.dense",
-             block.ffn.linear2: "output.dense",
-             block.norm2: "output.LayerNorm"}
-    for module, name in table.items():
-        w = torch.from_numpy(weights[pre + name + ".weight"].copy())
-        module.weight.data = w.T.contiguous() if w.ndim == 2 else w
-        module.bias.data = torch.from_numpy(weights[pre + name + ".bias"].copy())
-    return block
-'''),
-    (5, "a LayerNorm counted as E numbers (the scale only)", """
+    (5, 'a LayerNorm counted as E numbers (the scale only)', '''
 def n_parameters(config):
     V, E, F, N = (config[k] for k in ("vocab_size", "hidden_size", "intermediate_size",
                                       "num_hidden_layers"))
     P, T = config["max_position_embeddings"], config["type_vocab_size"]
     block = 4 * (E * E + E) + (E * F + F) + (F * E + E) + 2 * E
     return (V + P + T) * E + E + N * block
-"""),
-    (6, "measured with a float32 copy of the model", """
+'''),
+    (6, 'measured with a float32 copy of the model', '''
 def embedding_shift(ids, j, how):
     global _model32
     if "_model32" not in globals():
@@ -576,103 +671,95 @@ def embedding_shift(ids, j, how):
         e, e2 = (mean_pool_np(_model32(torch.from_numpy(a), torch.from_numpy(m))[0][-1]
                               .double().numpy(), m)[0] for a, m in ((x, k), (x2, k2)))
     return float(1 - e @ e2)
-"""),
-    (7, "trusts the attention pattern: [SEP] is a special token, so a sink", """
-def prediction_sep():
-    return "below 0.2"
-"""),
-    (7, "hedges between sink and word", """
-def prediction_sep():
-    return "0.2 to 0.5"
-"""),
-    (7, "a number instead of one of the ranges", """
+'''),
+    (7, 'a number instead of one of the ranges', '''
 def prediction_sep():
     return 0.85
-"""),
-    (7, "the value without its bias", """
+'''),
+    (7, 'the value without its bias', '''
 def value_norm_ratio(x, params, H, j):
     v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"]
     n, E = v.shape
     norms = np.linalg.norm(v.reshape(n, H, E // H), axis=-1)
     return norms[j] / np.median(norms[1:n - 1], axis=0)
-"""),
-    (7, "W_v transposed (the nn.Linear orientation twice)", """
+'''),
+    (7, 'W_v transposed (the nn.Linear orientation twice)', '''
 def value_norm_ratio(x, params, H, j):
     v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"].T + params["attn"]["b_v"]
     n, E = v.shape
     norms = np.linalg.norm(v.reshape(n, H, E // H), axis=-1)
     return norms[j] / np.median(norms[1:n - 1], axis=0)
-"""),
-    (7, "the key projection instead of the value", """
+'''),
+    (7, 'the key projection instead of the value', '''
 def value_norm_ratio(x, params, H, j):
     v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_k"] + params["attn"]["b_k"]
     n, E = v.shape
     norms = np.linalg.norm(v.reshape(n, H, E // H), axis=-1)
     return norms[j] / np.median(norms[1:n - 1], axis=0)
-"""),
-    (7, "the norm over all E, one number repeated for every head", """
+'''),
+    (7, 'the norm over all E, one number repeated for every head', '''
 def value_norm_ratio(x, params, H, j):
     v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"] + params["attn"]["b_v"]
     norms = np.linalg.norm(v, axis=-1)
     return np.full(H, norms[j] / np.median(norms[1:len(v) - 1]))
-"""),
-    (7, "heads split as (n, D, H): interleaved slices", """
+'''),
+    (7, 'heads split as (n, D, H): interleaved slices', '''
 def value_norm_ratio(x, params, H, j):
     v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"] + params["attn"]["b_v"]
     n, E = v.shape
     norms = np.linalg.norm(v.reshape(n, E // H, H), axis=1)
     return norms[j] / np.median(norms[1:n - 1], axis=0)
-"""),
-    (7, "the mean of the words' norms instead of the median", """
+'''),
+    (7, "the mean of the words' norms instead of the median", '''
 def value_norm_ratio(x, params, H, j):
     v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"] + params["attn"]["b_v"]
     n, E = v.shape
     norms = np.linalg.norm(v.reshape(n, H, E // H), axis=-1)
     return norms[j] / norms[1:n - 1].mean(axis=0)
-"""),
-    (7, "the median over every position, [CLS] and [SEP] included", """
+'''),
+    (7, 'the median over every position, [CLS] and [SEP] included', '''
 def value_norm_ratio(x, params, H, j):
     v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"] + params["attn"]["b_v"]
     n, E = v.shape
     norms = np.linalg.norm(v.reshape(n, H, E // H), axis=-1)
     return norms[j] / np.median(norms, axis=0)
-"""),
-    (7, "the words taken as positions 1 to n - 1 ([SEP] counted as a word)", """
+'''),
+    (7, 'the words taken as positions 1 to n - 1 ([SEP] counted as a word)', '''
 def value_norm_ratio(x, params, H, j):
     v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"] + params["attn"]["b_v"]
     n, E = v.shape
     norms = np.linalg.norm(v.reshape(n, H, E // H), axis=-1)
     return norms[j] / np.median(norms[1:], axis=0)
-"""),
-    (7, "inverted: the word's norm over token j's", """
+'''),
+    (7, "inverted: the word's norm over token j's", '''
 def value_norm_ratio(x, params, H, j):
     v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"] + params["attn"]["b_v"]
     n, E = v.shape
     norms = np.linalg.norm(v.reshape(n, H, E // H), axis=-1)
     return np.median(norms[1:n - 1], axis=0) / norms[j]
-"""),
-    (7, "the raw norms of token j, not divided by a word's", """
+'''),
+    (7, "the raw norms of token j, not divided by a word's", '''
 def value_norm_ratio(x, params, H, j):
     v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"] + params["attn"]["b_v"]
     n, E = v.shape
     return np.linalg.norm(v.reshape(n, H, E // H), axis=-1)[j]
-"""),
-    (7, "computed in float32", """
+'''),
+    (7, 'computed in float32', '''
 def value_norm_ratio(x, params, H, j):
     x32 = np.asarray(x, dtype=np.float32)
     v = x32 @ params["attn"]["W_v"].astype(np.float32) + params["attn"]["b_v"].astype(np.float32)
     n, E = v.shape
     norms = np.linalg.norm(v.reshape(n, H, E // H), axis=-1)
     return norms[j] / np.median(norms[1:n - 1], axis=0)
-"""),
-    (7, "a list instead of an array", """
+'''),
+    (7, 'a list instead of an array', '''
 def value_norm_ratio(x, params, H, j):
     v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"] + params["attn"]["b_v"]
     n, E = v.shape
     norms = np.linalg.norm(v.reshape(n, H, E // H), axis=-1)
     return list(norms[j] / np.median(norms[1:n - 1], axis=0))
-"""),
-    (7, "adds the bias into the caller's x in place", """
+'''),
+    (7, "adds the bias into the caller's x in place", '''
 def value_norm_ratio(x, params, H, j):
     x += 0.0
     x[0] = x[0] * 1.0 + 1e-6
@@ -680,87 +767,231 @@ def value_norm_ratio(x, params, H, j):
     n, E = v.shape
     norms = np.linalg.norm(v.reshape(n, H, E // H), axis=-1)
     return norms[j] / np.median(norms[1:n - 1], axis=0)
-"""),
+'''),
+    (6, 'prediction() computes the ranking (it calls embedding_shift)', '''
+def prediction():
+    shifts = {"delete [CLS]": embedding_shift(list(ids_s), 0, "delete"),
+              "hide [CLS]": embedding_shift(list(ids_s), 0, "hide"),
+              "delete sofa": embedding_shift(list(ids_s), 7, "delete")}
+    return sorted(shifts, key=shifts.get, reverse=True)
+'''),
+    (7, 'prediction_sep() measures first (it calls value_norm_ratio)', '''
+def prediction_sep():
+    r = float(np.median(value_norm_ratio(hidden7[2][1, :n7[1]].numpy(), layer_params_np(weights, 2), 12, int(n7[1]) - 1)))
+    return "below 0.2" if r < 0.2 else "0.2 to 0.5" if r < 0.5 else "0.5 to 2" if r < 2 else "above 2"
+'''),
+    (3, "the surviving share set to 0 when r = 0 (but r^0 = 1 at N = 0)", '''
+def uniform_rollout(n, N, r):
+    p = r ** N if r > 0 else 0.0
+    return (p + (1 - p) / n, (1 - p) / n)
+'''),
+    (3, "the matrices built with numpy imported under another name", '''
+def uniform_rollout(n, N, r):
+    m = __import__("nu" + "mpy")
+    a, R = r * m.identity(n) + (1 - r) / n, m.identity(n)
+    for _ in range(N):
+        R = a @ R
+    return float(R[0, 0]), float(R[0, 1])
+'''),
+    (3, "the matrices built with torch imported under another name", '''
+def uniform_rollout(n, N, r):
+    t = __import__("to" + "rch")
+    one = t.ones(n, dtype=t.float64).diag()
+    a, R = r * one + (1 - r) / n, one
+    for _ in range(N):
+        R = a @ R
+    return float(R[0, 0]), float(R[0, 1])
+'''),
+    (4, "q, k and v taken as interleaved columns of c_attn (reshape to (E, E, 3))", '''
+def load_gpt2_layer(block, fused, i):
+    E = block.norm1.weight.shape[0]
+    get = lambda name: torch.from_numpy(np.array(fused[f"h.{i}.{name}"]))
+    W, b = get("attn.c_attn.weight"), get("attn.c_attn.bias")
+    att = block.self_attn
+    linear = [(att.q_proj, W.reshape(E, E, 3)[:, :, 0], b.reshape(E, 3)[:, 0]),
+              (att.k_proj, W.reshape(E, E, 3)[:, :, 1], b.reshape(E, 3)[:, 1]),
+              (att.v_proj, W.reshape(E, E, 3)[:, :, 2], b.reshape(E, 3)[:, 2]),
+              (att.out_proj, get("attn.c_proj.weight"), get("attn.c_proj.bias")),
+              (block.ffn.linear1, get("mlp.c_fc.weight"), get("mlp.c_fc.bias")),
+              (block.ffn.linear2, get("mlp.c_proj.weight"), get("mlp.c_proj.bias"))]
+    with torch.no_grad():
+        for module, w, bias in linear:
+            module.weight.copy_(w.T)
+            module.bias.copy_(bias)
+        for norm, name in ((block.norm1, "ln_1"), (block.norm2, "ln_2")):
+            norm.weight.copy_(get(f"{name}.weight"))
+            norm.bias.copy_(get(f"{name}.bias"))
+    return block
+'''),
+    (5, "the position table's 512 rows written in", '''
+def n_parameters(config):
+    V, E, F = config["vocab_size"], config["hidden_size"], config["intermediate_size"]
+    embeddings = (V + 512 + config["type_vocab_size"]) * E + 2 * E
+    block = 4 * (E * E + E) + (E * F + F) + (F * E + E) + 4 * E
+    return embeddings + config["num_hidden_layers"] * block
+'''),
+    (6, "delete: the ids shortened, the keep mask not (a crash in the model)", '''
+def embedding_shift(ids, j, how):
+    n = len(ids)
+    keep_ = [True] * n
+    ids_ = list(ids)
+    if how == "delete":
+        ids_ = ids_[:j] + ids_[j + 1:]
+    else:
+        keep_[j] = False
+    def emb(a, k):
+        with torch.no_grad():
+            h, _ = model(torch.tensor([a]), torch.tensor([k]))
+        return mean_pool_np(h[-1].numpy(), np.array([k]))[0]
+    return float(1 - emb(list(ids), [True] * n) @ emb(ids_, keep_))
+'''),
+    (6, "prediction() carries the measurement in through a default argument", '''
+def prediction(ranked=sorted(("delete [CLS]", "hide [CLS]", "delete sofa"),
+                             key=lambda k: -embedding_shift(list(ids_s), 0 if "CLS" in k else 7,
+                                                            k.split()[0]))):
+    return ranked
+'''),
+    (7, "prediction_sep() carries the measurement in through a keyword-only default", '''
+def prediction_sep(*, r=float(np.median(value_norm_ratio(
+        hidden7[2][1, :n7[1]].numpy(), layer_params_np(weights, 2), 12, int(n7[1]) - 1)))):
+    return "below 0.2" if r < 0.2 else "0.2 to 0.5" if r < 0.5 else "0.5 to 2" if r < 2 else "above 2"
+'''),
 ]
 
-RIGHT = [    (1, "float32 input, computed in float32", '''
-def mean_pool(hidden, keep, normalize=True):
-    h = np.asarray(hidden)
-    m = keep[..., None].astype(h.dtype)
-    mean = (h * m).sum(axis=1) / m.sum(axis=1)
-    return mean / np.linalg.norm(mean, axis=-1, keepdims=True) if normalize else mean
+RIGHT = [
+    (3, 'other first, then own from the row sum', '''
+def uniform_rollout(n, N, r):
+    other = (1 - r ** N) / n
+    return 1 - (n - 1) * other, other
 '''),
-    (2, "a loop over rows", '''
-def offset_fraction(weights, offset):
-    w = np.asarray(weights)
-    n = w.shape[-1]
-    rows = [i for i in range(n) if 0 <= i + offset < n]
-    return np.array([np.mean([h[i].argmax() == i + offset for i in rows]) for h in w])
+    (3, 'math.pow for the surviving share', '''
+import math
+
+
+def uniform_rollout(n, N, r):
+    kept = math.pow(r, N)
+    return kept + (1 - kept) / n, (1 - kept) / n
 '''),
-    (3, "reduce with functools", '''
-from functools import reduce
-def rollout(attentions, residual=0.5):
-    n = np.asarray(attentions[0]).shape[-1]
-    mats = [residual * np.eye(n) + (1 - residual) * np.mean(w, axis=0) for w in attentions]
-    return reduce(lambda acc, a: a @ acc, mats, np.eye(n))
-'''),
-    (4, "load_state_dict with a renamed dictionary", '''
-def load_layer(block, weights, i):
-    pre = f"encoder.layer.{i}."
-    names = {"self_attn.q_proj": "attention.self.query", "self_attn.k_proj": "attention.self.key",
-             "self_attn.v_proj": "attention.self.value",
-             "self_attn.out_proj": "attention.output.dense",
-             "norm1": "attention.output.LayerNorm", "ffn.linear1": "intermediate.dense",
-             "ffn.linear2": "output.dense", "norm2": "output.LayerNorm"}
-    state = {f"{ours}.{kind}": torch.from_numpy(weights[f"{pre}{theirs}.{kind}"].copy())
-             for ours, theirs in names.items() for kind in ("weight", "bias")}
-    block.load_state_dict(state)
-    return block
-'''),
-    (2, "hits over all rows divided by the number of rows with a target", '''
-def offset_fraction(weights, offset):
-    n = weights.shape[-1]
-    hits = (weights.argmax(axis=-1) == np.arange(n) + offset).sum(axis=-1)
-    return hits / (n - abs(offset))
-'''),
-    (4, "parameters replaced through .data, no copy_", '''
-def load_layer(block, weights, i):
-    pre = f"encoder.layer.{i}."
-    table = {"self_attn.q_proj": "attention.self.query", "self_attn.k_proj": "attention.self.key",
-             "self_attn.v_proj": "attention.self.value",
-             "self_attn.out_proj": "attention.output.dense",
-             "norm1": "attention.output.LayerNorm", "ffn.linear1": "intermediate.dense",
-             "ffn.linear2": "output.dense", "norm2": "output.LayerNorm"}
-    for ours, theirs in table.items():
-        module = block.get_submodule(ours)
-        module.weight.data = torch.from_numpy(weights[pre + theirs + ".weight"])
-        module.bias.data = torch.from_numpy(weights[pre + theirs + ".bias"])
-    return block
-'''),
-    (1, "boolean indexing, row by row", """
-def mean_pool(hidden, keep, normalize=True):
+    (1, 'a loop over the real tokens of each row', '''
+def weighted_mean_pool(hidden, keep, normalize=True):
     h, k = np.asarray(hidden, dtype=np.float64), np.asarray(keep, dtype=bool)
-    mean = np.stack([h[b][k[b]].mean(axis=0) for b in range(h.shape[0])])
-    return mean / np.linalg.norm(mean, axis=-1, keepdims=True) if normalize else mean
-"""),
-    (1, "np.where on a copy, then a masked mean", """
-def mean_pool(hidden, keep, normalize=True):
-    m = np.asarray(keep)[..., None]
-    mean = np.where(m, hidden, 0.0).sum(axis=1) / m.sum(axis=1)
+    out = np.zeros((h.shape[0], h.shape[2]))
+    for b in range(h.shape[0]):
+        real = np.flatnonzero(k[b])
+        w = np.arange(1, len(real) + 1, dtype=np.float64)
+        out[b] = (w[:, None] * h[b, real]).sum(axis=0) / w.sum()
     if normalize:
-        mean /= np.linalg.norm(mean, axis=1, keepdims=True)
-    return mean
-"""),
-    (3, "matrix_power-free recursion from the last layer down", """
-def rollout(attentions, residual=0.5):
-    n = np.asarray(attentions[0]).shape[-1]
-    if not attentions:
-        return np.eye(n)
-    *earlier, w = attentions
-    a_hat = residual * np.eye(n) + (1 - residual) * np.mean(w, axis=0)
-    return a_hat @ (rollout(earlier, residual) if earlier else np.eye(n))
-"""),
-    (5, "attention counted per head: H (E D + D) for q, k, v, plus the output projection", """
+        out = out / np.linalg.norm(out, axis=-1, keepdims=True)
+    return out
+'''),
+    (1, 'torch: cumsum and a masked weighted sum, back to NumPy', '''
+def weighted_mean_pool(hidden, keep, normalize=True):
+    h = torch.as_tensor(np.asarray(hidden, dtype=np.float64))
+    k = torch.as_tensor(np.asarray(keep, dtype=bool))
+    rank = torch.cumsum(k.double(), dim=1) * k
+    w = rank / rank.sum(dim=1, keepdim=True)
+    out = torch.einsum("bs,bse->be", w, h)
+    if normalize:
+        out = torch.nn.functional.normalize(out, dim=-1)
+    return out.numpy()
+'''),
+    (2, 'loops over sentences and rows, pooled counts', '''
+def offset_fraction(weights, keep, offset):
+    w, k = np.asarray(weights), np.asarray(keep, dtype=bool)
+    B, H, S, _ = w.shape
+    hits, rows = np.zeros(H), 0
+    for b in range(B):
+        for i in range(S):
+            j = i + offset
+            if k[b, i] and 0 <= j < S and k[b, j]:
+                rows += 1
+                hits += w[b, :, i].argmax(axis=-1) == j
+    return hits / rows
+'''),
+    (2, 'the real span of each sentence sliced out, then pooled', '''
+def offset_fraction(weights, keep, offset):
+    w, k = np.asarray(weights), np.asarray(keep, dtype=bool)
+    hits, rows = 0, 0
+    for b in range(w.shape[0]):
+        real = np.flatnonzero(k[b])
+        wb = w[b][:, real][:, :, real]
+        n = len(real)
+        i = np.arange(n)
+        ok = (i + offset >= 0) & (i + offset < n)
+        hits = hits + (wb.argmax(axis=-1)[:, ok] == (i + offset)[ok]).sum(axis=1)
+        rows += ok.sum()
+    return hits / rows
+'''),
+    (3, 'written as the uniform value plus the surviving part', '''
+def uniform_rollout(n, N, r):
+    uniform = 1 / n
+    return uniform + r ** N * (1 - uniform), uniform - r ** N * uniform
+'''),
+    (3, 'a loop over the layers on two numbers', '''
+def uniform_rollout(n, N, r):
+    own, other = 1.0, 0.0
+    for _ in range(N):
+        own, other = r * own + (1 - r) / n, r * other + (1 - r) / n
+    return own, other
+'''),
+    (4, 'np.split of the fused arrays and a name table', '''
+def load_gpt2_layer(block, fused, i):
+    a = lambda name: np.asarray(fused[f"h.{i}.{name}"], dtype=np.float32)
+    qw, kw, vw = np.split(a("attn.c_attn.weight"), 3, axis=1)
+    qb, kb, vb = np.split(a("attn.c_attn.bias"), 3)
+    table = {"self_attn.q_proj": (qw.T, qb), "self_attn.k_proj": (kw.T, kb),
+             "self_attn.v_proj": (vw.T, vb),
+             "self_attn.out_proj": (a("attn.c_proj.weight").T, a("attn.c_proj.bias")),
+             "ffn.linear1": (a("mlp.c_fc.weight").T, a("mlp.c_fc.bias")),
+             "ffn.linear2": (a("mlp.c_proj.weight").T, a("mlp.c_proj.bias")),
+             "norm1": (a("ln_1.weight"), a("ln_1.bias")), "norm2": (a("ln_2.weight"), a("ln_2.bias"))}
+    for name, (w, b) in table.items():
+        m = block.get_submodule(name)
+        m.weight.data = torch.tensor(w.copy())
+        m.bias.data = torch.tensor(b.copy())
+    return block
+'''),
+    (4, 'load_state_dict(strict=False) with a renamed dictionary', '''
+def load_gpt2_layer(block, fused, i):
+    f = {k: torch.from_numpy(np.array(v)) for k, v in fused.items() if k.startswith(f"h.{i}.")}
+    w, b = f[f"h.{i}.attn.c_attn.weight"].T, f[f"h.{i}.attn.c_attn.bias"]
+    E = w.shape[1]
+    state = {}
+    for n, p in enumerate("qkv"):
+        state[f"self_attn.{p}_proj.weight"] = w[n * E:(n + 1) * E]
+        state[f"self_attn.{p}_proj.bias"] = b[n * E:(n + 1) * E]
+    for ours, theirs in [("self_attn.out_proj", "attn.c_proj"), ("ffn.linear1", "mlp.c_fc"),
+                         ("ffn.linear2", "mlp.c_proj")]:
+        state[f"{ours}.weight"] = f[f"h.{i}.{theirs}.weight"].T.contiguous()
+        state[f"{ours}.bias"] = f[f"h.{i}.{theirs}.bias"]
+    for ours, theirs in [("norm1", "ln_1"), ("norm2", "ln_2")]:
+        state[f"{ours}.weight"], state[f"{ours}.bias"] = (f[f"h.{i}.{theirs}.weight"],
+                                                          f[f"h.{i}.{theirs}.bias"])
+    missing, unexpected = block.load_state_dict(state, strict=False)
+    assert not unexpected
+    return block
+'''),
+    (6, 'a wrong prediction is compared, not failed: trusts attention: [CLS] matters most, and hiding it is like deleting it', '''
+def prediction():
+    return ["delete [CLS]", "hide [CLS]", "delete sofa"]
+'''),
+    (6, 'a wrong prediction is compared, not failed: trusts the gradient: sofa first, [CLS] hardly matters either way', '''
+def prediction():
+    return ["delete sofa", "delete [CLS]", "hide [CLS]"]
+'''),
+    (6, 'a wrong prediction is compared, not failed: sofa first, then hiding [CLS], then deleting it', '''
+def prediction():
+    return ["delete sofa", "hide [CLS]", "delete [CLS]"]
+'''),
+    (7, 'a wrong prediction is compared, not failed: trusts the attention pattern: [SEP] is a special token, so a sink', '''
+def prediction_sep():
+    return "below 0.2"
+'''),
+    (7, 'a wrong prediction is compared, not failed: hedges between sink and word', '''
+def prediction_sep():
+    return "0.2 to 0.5"
+'''),
+    (5, 'attention counted per head: H (E D + D) for q, k, v, plus the output projection', '''
 def n_parameters(config):
     V, E, F, H = (config[k] for k in ("vocab_size", "hidden_size", "intermediate_size",
                                       "num_attention_heads"))
@@ -768,8 +999,8 @@ def n_parameters(config):
     emb = (V + config["max_position_embeddings"] + config["type_vocab_size"] + 2) * E
     block = 3 * H * (E * D + D) + (E * E + E) + 2 * E * F + F + E + 4 * E
     return emb + config["num_hidden_layers"] * block
-"""),
-    (5, "a NumPy integer from a table of module shapes", """
+'''),
+    (5, 'a NumPy integer from a table of module shapes', '''
 def n_parameters(config):
     E, F = config["hidden_size"], config["intermediate_size"]
     tables = [(config["vocab_size"], E), (config["max_position_embeddings"], E),
@@ -777,8 +1008,8 @@ def n_parameters(config):
     block = [(E, E), (E,)] * 4 + [(E,), (E,)] * 2 + [(F, E), (F,), (E, F), (E,)]
     shapes = tables + block * config["num_hidden_layers"]
     return np.sum([np.prod(s) for s in shapes], dtype=np.int64)
-"""),
-    (6, "measured with torch: F.normalize and a dot product, deletion by slicing a tensor", """
+'''),
+    (6, 'measured with torch: F.normalize and a dot product, deletion by slicing a tensor', '''
 import torch.nn.functional as F
 
 def embedding_shift(ids, j, how):
@@ -796,31 +1027,23 @@ def embedding_shift(ids, j, how):
         return F.normalize(h[m[0]].mean(0), dim=0)
 
     return (1 - emb(x, k) @ emb(x2, k2)).item()
-"""),
-    (3, "reversed() and multiplied on the right: the same product, the list left alone", """
-def rollout(attentions, residual=0.5):
-    n = attentions[0].shape[-1]
-    result = np.eye(n)
-    for w in reversed(attentions):
-        result = result @ (residual * np.eye(n) + (1 - residual) * w.mean(axis=0))
-    return result
-"""),
-    (5, "a closed form: E (V + P + T + 2) + N (4E^2 + 2EF + 9E + F)", """
+'''),
+    (5, 'a closed form: E (V + P + T + 2) + N (4E^2 + 2EF + 9E + F)', '''
 def n_parameters(config):
     V, E, F, N = (config[k] for k in ("vocab_size", "hidden_size", "intermediate_size",
                                       "num_hidden_layers"))
     P, T = config["max_position_embeddings"], config["type_vocab_size"]
     return int(E * (V + P + T + 2) + N * (4 * E * E + 2 * E * F + 9 * E + F))
-"""),
-    (7, "torch: a matmul, a view into heads, then the median in NumPy", """
+'''),
+    (7, 'torch: a matmul, a view into heads, then the median in NumPy', '''
 def value_norm_ratio(x, params, H, j):
     xt = torch.as_tensor(np.asarray(x, dtype=np.float64))
     v = xt @ torch.as_tensor(params["attn"]["W_v"]) + torch.as_tensor(params["attn"]["b_v"])
     n, E = v.shape
     norms = v.view(n, H, E // H).norm(dim=-1).numpy()
     return norms[j] / np.median(norms[1:n - 1], axis=0)
-"""),
-    (7, "explicit per-head loops and np.percentile at 50", """
+'''),
+    (7, 'explicit per-head loops and np.percentile at 50', '''
 def value_norm_ratio(x, params, H, j):
     v = np.asarray(x, dtype=np.float64) @ params["attn"]["W_v"] + params["attn"]["b_v"]
     n, E = v.shape
@@ -830,5 +1053,11 @@ def value_norm_ratio(x, params, H, j):
         norms = np.sqrt((v[:, h * D:(h + 1) * D] ** 2).sum(axis=1))
         out[h] = norms[j] / np.percentile(norms[1:n - 1], 50)
     return out
-"""),
+'''),
+    (3, "two floats from a surviving share computed with pow()", '''
+def uniform_rollout(n, N, r):
+    kept = pow(r, N)
+    other = (1.0 - kept) / n
+    return (1.0 - (n - 1) * other, other)
+'''),
 ]

@@ -1,116 +1,165 @@
 """Wrong answers a learner would plausibly write for chapter 11's exercises."""
 WRONG = [
-    (1, "attends over the old cache only, appending the new key afterwards", '''
-def decode_step(q_t, k_t, v_t, K, V):
-    q_t, k_t, v_t = (np.asarray(a, dtype=np.float64) for a in (q_t, k_t, v_t))
-    K, V = np.asarray(K, dtype=np.float64), np.asarray(V, dtype=np.float64)
-    scores = K @ q_t / np.sqrt(q_t.shape[0])
-    weights = np.exp(scores - scores.max()) if len(scores) else scores
-    weights = weights / weights.sum() if len(scores) else weights
-    out = weights @ V if len(scores) else np.zeros_like(q_t)
-    return out, weights, np.concatenate([K, k_t[None]]), np.concatenate([V, v_t[None]])
+    (1, 'attends over the whole buffer: the junk rows are read', '''
+def decode_step(q_t, k_t, v_t, K, V, n):
+    K[n], V[n] = k_t, v_t
+    scores = K @ q_t / np.sqrt(len(q_t))
+    w = np.exp(scores - scores.max()); w = w / w.sum()
+    return w @ V, w
 '''),
-    (1, "no 1/sqrt(D) scaling", '''
-def decode_step(q_t, k_t, v_t, K, V):
-    q_t, k_t, v_t = (np.asarray(a, dtype=np.float64) for a in (q_t, k_t, v_t))
-    K, V = np.asarray(K, dtype=np.float64), np.asarray(V, dtype=np.float64)
-    K = np.concatenate([K, k_t[None]], axis=0)
-    V = np.concatenate([V, v_t[None]], axis=0)
-    scores = K @ q_t
-    weights = np.exp(scores - scores.max())
-    weights /= weights.sum()
-    return weights @ V, weights, K, V
+    (1, 'masks the junk rows with -inf instead of not reading them: 0 x NaN is NaN', '''
+def decode_step(q_t, k_t, v_t, K, V, n):
+    K[n], V[n] = k_t, v_t
+    scores = K @ q_t / np.sqrt(len(q_t))
+    scores = np.where(np.arange(len(K)) <= n, scores, -np.inf)
+    w = np.exp(scores - scores[:n + 1].max()); w = w / w.sum()
+    return w @ V, w[:n + 1]
 '''),
-    (1, "is_causal=True for the single new query: top-left, it sees key 0 only", '''
-def decode_step(q_t, k_t, v_t, K, V):
-    K = np.concatenate([np.asarray(K, dtype=np.float64), np.asarray(k_t)[None]], axis=0)
-    V = np.concatenate([np.asarray(V, dtype=np.float64), np.asarray(v_t)[None]], axis=0)
-    q = torch.as_tensor(np.asarray(q_t, dtype=np.float64))[None, None]
-    kk, vv = torch.as_tensor(K)[None], torch.as_tensor(V)[None]
-    scores = (q @ kk.transpose(-2, -1) / np.sqrt(K.shape[1]))
-    mask = torch.ones(1, K.shape[0], dtype=torch.bool).tril()        # top-left
-    weights = torch.softmax(scores.masked_fill(~mask, float("-inf")), -1)
-    out = weights @ vv
-    return out[0, 0].numpy(), weights[0, 0].numpy(), K, V
+    (1, 'attends over the cached rows only: the new key is written but not read', '''
+def decode_step(q_t, k_t, v_t, K, V, n):
+    K[n], V[n] = k_t, v_t
+    m = max(n, 1)
+    scores = K[:m] @ q_t / np.sqrt(len(q_t))
+    w = np.exp(scores - scores.max()); w = w / w.sum()
+    return w @ V[:m], w
 '''),
-    (1, "new key prepended: the cache is out of order", '''
-def decode_step(q_t, k_t, v_t, K, V):
-    q_t, k_t, v_t = (np.asarray(a, dtype=np.float64) for a in (q_t, k_t, v_t))
-    K, V = np.asarray(K, dtype=np.float64), np.asarray(V, dtype=np.float64)
-    K = np.concatenate([k_t[None], K], axis=0)
-    V = np.concatenate([v_t[None], V], axis=0)
-    scores = K @ q_t / np.sqrt(q_t.shape[0])
-    weights = np.exp(scores - scores.max())
-    weights /= weights.sum()
-    return weights @ V, weights, K, V
+    (1, 'writes the new key into row n + 1', '''
+def decode_step(q_t, k_t, v_t, K, V, n):
+    K[n + 1 if n + 1 < len(K) else n], V[n + 1 if n + 1 < len(V) else n] = k_t, v_t
+    keys = np.vstack([K[:n], k_t[None]]); values = np.vstack([V[:n], v_t[None]])
+    scores = keys @ q_t / np.sqrt(len(q_t))
+    w = np.exp(scores - scores.max()); w = w / w.sum()
+    return w @ values, w
 '''),
-    (1, "the new key is not attended to (the query sees the past only)", '''
-def decode_step(q_t, k_t, v_t, K, V):
-    q_t, k_t, v_t = (np.asarray(a, dtype=np.float64) for a in (q_t, k_t, v_t))
-    K, V = np.asarray(K, dtype=np.float64), np.asarray(V, dtype=np.float64)
-    K = np.concatenate([K, k_t[None]], axis=0)
-    V = np.concatenate([V, v_t[None]], axis=0)
-    scores = K @ q_t / np.sqrt(q_t.shape[0])
-    scores[-1] = -np.inf if len(scores) > 1 else scores[-1]
-    weights = np.exp(scores - scores.max())
-    weights /= weights.sum()
-    return weights @ V, weights, K, V
+    (1, 'concatenates instead of writing: the buffers never receive the new row', '''
+def decode_step(q_t, k_t, v_t, K, V, n):
+    keys = np.concatenate([K[:n], k_t[None]]); values = np.concatenate([V[:n], v_t[None]])
+    scores = keys @ q_t / np.sqrt(len(q_t))
+    w = np.exp(scores - scores.max()); w = w / w.sum()
+    return w @ values, w
 '''),
-    (1, "the cache is not returned grown (returns the old K, V)", '''
-def decode_step(q_t, k_t, v_t, K, V):
-    q_t, k_t, v_t = (np.asarray(a, dtype=np.float64) for a in (q_t, k_t, v_t))
-    K0, V0 = np.asarray(K, dtype=np.float64), np.asarray(V, dtype=np.float64)
-    K = np.concatenate([K0, k_t[None]], axis=0)
-    V = np.concatenate([V0, v_t[None]], axis=0)
-    scores = K @ q_t / np.sqrt(q_t.shape[0])
-    weights = np.exp(scores - scores.max())
-    weights /= weights.sum()
-    return weights @ V, weights, K0, V0
+    (1, 'no 1/sqrt(D) scaling', '''
+def decode_step(q_t, k_t, v_t, K, V, n):
+    K[n], V[n] = k_t, v_t
+    scores = K[:n + 1] @ q_t
+    w = np.exp(scores - scores.max()); w = w / w.sum()
+    return w @ V[:n + 1], w
+'''),
+    (1, "scales q_t in place: the caller's query changes", '''
+def decode_step(q_t, k_t, v_t, K, V, n):
+    q_t /= np.sqrt(len(q_t))
+    K[n], V[n] = k_t, v_t
+    scores = K[:n + 1] @ q_t
+    w = np.exp(scores - scores.max()); w = w / w.sum()
+    return w @ V[:n + 1], w
+'''),
+    (1, 'scales the written key in place: k_t changes', '''
+def decode_step(q_t, k_t, v_t, K, V, n):
+    k_t /= np.sqrt(len(q_t))
+    K[n], V[n] = k_t, v_t
+    scores = K[:n + 1] @ q_t
+    w = np.exp(scores - scores.max()); w = w / w.sum()
+    return w @ V[:n + 1], w
+'''),
+    (1, 'clears the rest of the buffer while writing (other rows change)', '''
+def decode_step(q_t, k_t, v_t, K, V, n):
+    K[n:], V[n:] = 0.0, 0.0
+    K[n], V[n] = k_t, v_t
+    scores = K[:n + 1] @ q_t / np.sqrt(len(q_t))
+    w = np.exp(scores - scores.max()); w = w / w.sum()
+    return w @ V[:n + 1], w
+'''),
+    (1, 'computed in float32: the steps drift from float64 attention', '''
+def decode_step(q_t, k_t, v_t, K, V, n):
+    K[n], V[n] = k_t, v_t
+    keys, values, q = (a.astype(np.float32) for a in (K[:n + 1], V[:n + 1], q_t))
+    scores = keys @ q / np.float32(np.sqrt(len(q_t)))
+    w = np.exp(scores - scores.max()); w = w / w.sum()
+    return w @ values, w
+'''),
+    (1, 'weights as a list of floats, not an array', '''
+def decode_step(q_t, k_t, v_t, K, V, n):
+    K[n], V[n] = k_t, v_t
+    scores = K[:n + 1] @ q_t / np.sqrt(len(q_t))
+    w = np.exp(scores - scores.max()); w = w / w.sum()
+    return w @ V[:n + 1], w.tolist()
 '''),
     (1, "calls the chapter's gqa_attention_np", '''
 from attnlab.kv_cache import gqa_attention_np
 
-def decode_step(q_t, k_t, v_t, K, V):
-    K = np.concatenate([np.asarray(K, dtype=np.float64), np.asarray(k_t)[None]], axis=0)
-    V = np.concatenate([np.asarray(V, dtype=np.float64), np.asarray(v_t)[None]], axis=0)
-    out, w = gqa_attention_np(np.asarray(q_t)[None, None, None], K[None, None], V[None, None])
-    return out[0, 0, 0], w[0, 0, 0], K, V
+def decode_step(q_t, k_t, v_t, K, V, n):
+    K[n], V[n] = k_t, v_t
+    out, w = gqa_attention_np(q_t[None, None, None], K[None, None, :n + 1], V[None, None, :n + 1])
+    return out[0, 0, 0], w[0, 0, 0]
 '''),
-    (2, "arange(P) for every row: the padding is counted", '''
+    (2, 'the running count minus one, pads not set to -1: fine on the left only', '''
 def positions_from_keep(keep):
     keep = torch.as_tensor(keep, dtype=torch.bool)
-    return torch.arange(keep.shape[1]).expand(keep.shape).clone()
+    return keep.long().cumsum(1) - 1
 '''),
-    (2, "positions start at 1: the running count without the -1", '''
+    (2, "column minus the row's number of pads: fine on the left only", '''
+def positions_from_keep(keep):
+    keep = torch.as_tensor(keep, dtype=torch.bool)
+    n_pad = (~keep).sum(1, keepdim=True)
+    return torch.where(keep, torch.arange(keep.shape[1]) - n_pad, -1)
+'''),
+    (2, "counted from the first real token's column: inner pads counted too", '''
+def positions_from_keep(keep):
+    keep = torch.as_tensor(keep, dtype=torch.bool)
+    first = keep.long().argmax(1, keepdim=True)
+    return torch.where(keep, torch.arange(keep.shape[1]) - first, -1)
+'''),
+    (2, 'positions start at 1: the running count without the -1', '''
 def positions_from_keep(keep):
     keep = torch.as_tensor(keep, dtype=torch.bool)
     return torch.where(keep, keep.long().cumsum(1), -1)
 '''),
-    (2, "padding gets position 0, so it looks like a real first token", '''
+    (2, 'padding gets position 0, so it looks like a real first token', '''
 def positions_from_keep(keep):
     keep = torch.as_tensor(keep, dtype=torch.bool)
-    return (keep.long().cumsum(1) - 1).clamp(min=0)
+    return torch.where(keep, keep.long().cumsum(1) - 1, 0)
 '''),
-    (2, "column index kept on real tokens: counts from the left edge, not the first token", '''
+    (2, 'column index kept on real tokens: counts from the left edge', '''
 def positions_from_keep(keep):
     keep = torch.as_tensor(keep, dtype=torch.bool)
     return torch.where(keep, torch.arange(keep.shape[1]), -1)
 '''),
-    (2, "counted from the right (as if the newest token were position 0)", '''
+    (2, 'counted from the right (as if the newest token were position 0)', '''
 def positions_from_keep(keep):
     keep = torch.as_tensor(keep, dtype=torch.bool)
     rev = keep.flip(1).long().cumsum(1) - 1
     return torch.where(keep, rev.flip(1), -1)
 '''),
-    (2, "float positions (cumsum of a float mask)", '''
+    (2, 'float positions (cumsum of a float mask)', '''
 def positions_from_keep(keep):
     keep = torch.as_tensor(keep, dtype=torch.bool)
-    return keep.float().cumsum(1) - 1
+    return torch.where(keep, keep.float().cumsum(1) - 1, -1.0)
 '''),
-    (2, "returns a NumPy array", '''
+    (2, 'int32 positions', '''
+def positions_from_keep(keep):
+    keep = torch.as_tensor(keep, dtype=torch.bool)
+    return torch.where(keep, keep.int().cumsum(1) - 1, -1).int()
+'''),
+    (2, "from each row's first real token: right, but crashes on a row of pads only", '''
+def positions_from_keep(keep):
+    keep = torch.as_tensor(keep, dtype=torch.bool)
+    out = torch.full(keep.shape, -1, dtype=torch.long)
+    for b in range(keep.shape[0]):
+        first = int(keep[b].nonzero()[0])
+        out[b, first:] = keep[b, first:].long().cumsum(0) - 1
+    return out.masked_fill(~keep, -1)
+'''),
+    (2, 'returns a NumPy array', '''
 def positions_from_keep(keep):
     keep = np.asarray(keep, dtype=bool)
-    return keep.cumsum(1) - 1
+    return np.where(keep, keep.cumsum(1) - 1, -1)
+'''),
+    (2, 'changes keep in place (marks the pads while counting)', '''
+def positions_from_keep(keep):
+    keep = torch.as_tensor(keep, dtype=torch.bool)
+    count = keep.long().cumsum(1) - 1
+    keep.logical_not_()
+    return count.masked_fill(keep, -1)
 '''),
     (2, "calls the chapter's left_pad", '''
 from attnlab.kv_cache import left_pad
@@ -118,18 +167,6 @@ from attnlab.kv_cache import left_pad
 def positions_from_keep(keep):
     keep = torch.as_tensor(keep, dtype=torch.bool)
     return left_pad([[1] * int(n) for n in keep.sum(1)])[1]
-'''),
-    (1, "scales q_t in place: the caller's query changes", '''
-def decode_step(q_t, k_t, v_t, K, V):
-    q_t, k_t, v_t = (np.asarray(a, dtype=np.float64) for a in (q_t, k_t, v_t))
-    K, V = np.asarray(K, dtype=np.float64), np.asarray(V, dtype=np.float64)
-    q_t /= np.sqrt(q_t.shape[0])
-    K = np.concatenate([K, k_t[None]], axis=0)
-    V = np.concatenate([V, v_t[None]], axis=0)
-    scores = K @ q_t
-    weights = np.exp(scores - scores.max())
-    weights /= weights.sum()
-    return weights @ V, weights, K, V
 '''),
     (3, 'the buggy decoder unchanged', '''
 def decode_batch(model, prompts, n_new):
@@ -251,18 +288,6 @@ def decode_batch(model, prompts, n_new):
         steps.append(logits)
     return torch.stack(steps, dim=1)
 '''),
-    (4, "prediction: keeping the cache, turn 1's last token forgotten", '''
-def prediction():
-    return (115, 73)
-'''),
-    (4, 'prediction: P + N per turn (as if the last token were fed too)', '''
-def prediction():
-    return (117, 76)
-'''),
-    (4, 'prediction: turn 2 only', '''
-def prediction():
-    return (74, 33)
-'''),
     (4, 'prediction: a list, not a tuple of two ints', '''
 def prediction():
     return [115, 74]
@@ -342,17 +367,6 @@ def two_turns(model, turn1, n1, turn2, n2, keep_cache):
         tokens, _ = generate_cached(model, torch.cat([first, turn2], dim=1), n2)
     return tokens, model.positions_processed
 '''),
-    (1, "computed in float32: the steps drift from float64 attention", '''
-def decode_step(q_t, k_t, v_t, K, V):
-    q_t, k_t, v_t = (np.asarray(a, dtype=np.float32) for a in (q_t, k_t, v_t))
-    K, V = np.asarray(K, dtype=np.float32), np.asarray(V, dtype=np.float32)
-    K = np.concatenate([K, k_t[None]], axis=0)
-    V = np.concatenate([V, v_t[None]], axis=0)
-    scores = K @ q_t / np.sqrt(q_t.shape[0])
-    weights = np.exp(scores - scores.max())
-    weights /= weights.sum()
-    return weights @ V, weights, K, V
-'''),
     (4, "keeping the cache, turn 1's new tokens fed into it again (the prompt not)", '''
 def two_turns(model, turn1, n1, turn2, n2, keep_cache):
     model.positions_processed = 0
@@ -366,34 +380,135 @@ def two_turns(model, turn1, n1, turn2, n2, keep_cache):
         tokens, _ = generate_cached(model, torch.cat([first, turn2], dim=1), n2)
     return tokens, model.positions_processed
 '''),
+    (4, 'prediction that runs the measurement', '''
+def prediction():
+    turn1 = torch.tensor([vocab.encode("Beautiful is")])
+    turn2 = torch.tensor([vocab.encode("Flat is")])
+    return (two_turns(model, turn1, 30, turn2, 25, False)[1],
+            two_turns(model, turn1, 30, turn2, 25, True)[1])
+'''),
+    (4, 'prediction: bools, not ints', '''
+def prediction():
+    return (True, True)
+'''),
+    (1, 'computed in float32 and cast back to float64: the dtype is right, the digits not', '''
+def decode_step(q_t, k_t, v_t, K, V, n):
+    K[n], V[n] = k_t, v_t
+    keys, values, q = (a.astype(np.float32) for a in (K[:n + 1], V[:n + 1], q_t))
+    scores = keys @ q / np.float32(np.sqrt(len(q_t)))
+    w = np.exp(scores - scores.max()); w = w / w.sum()
+    return (w @ values).astype(np.float64), w.astype(np.float64)
+'''),
+    (3, "the last prompt position reused for the first decoded token (the + 1 missing)", '''
+@torch.no_grad()
+def decode_batch(model, prompts, n_new):
+    tokens, pos = left_pad(prompts)
+    cache = KVCache(len(model.blocks))
+    logits = model(tokens, pos=pos, cache=cache)[:, -1]
+    steps = [logits]
+    pos = pos[:, -1:]
+    for _ in range(n_new - 1):
+        nxt = logits.argmax(-1, keepdim=True)
+        logits = model(nxt, pos=pos, cache=cache)[:, -1]
+        pos = pos + 1
+        steps.append(logits)
+    return torch.stack(steps, dim=1)
+'''),
+    (3, 'right logits, but each row decoded alone with its own cache: not batched', '''
+@torch.no_grad()
+def decode_batch(model, prompts, n_new):
+    tokens, pos = left_pad(prompts)
+    rows = []
+    for b in range(len(prompts)):
+        cache = KVCache(len(model.blocks))
+        p = pos[b:b + 1]
+        logits = model(tokens[b:b + 1], pos=p, cache=cache)[:, -1]
+        steps = [logits]
+        p = p[:, -1:]
+        for _ in range(n_new - 1):
+            p = p + 1
+            logits = model(logits.argmax(-1, keepdim=True), pos=p, cache=cache)[:, -1]
+            steps.append(logits)
+        rows.append(torch.stack(steps, dim=1))
+    return torch.cat(rows, dim=0)
+'''),
+    (4, "never keeps the cache, and the count typed in for the exercise's chat", '''
+def two_turns(model, turn1, n1, turn2, n2, keep_cache):
+    first, _ = generate_cached(model, turn1, n1)
+    tokens, _ = generate_cached(model, torch.cat([first, turn2], dim=1), n2)
+    return tokens, (74 if keep_cache else 115)
+'''),
+    (4, 'never keeps the cache: starts over both ways, the count measured', '''
+def two_turns(model, turn1, n1, turn2, n2, keep_cache):
+    model.positions_processed = 0
+    first, _ = generate_cached(model, turn1, n1)
+    tokens, _ = generate_cached(model, torch.cat([first, turn2], dim=1), n2)
+    return tokens, model.positions_processed
+'''),
+    (4, 'prediction: the measurement handed in through a default argument', '''
+def prediction(m=measured):
+    return m["the exercise's chat", False], m["the exercise's chat", True]
+'''),
+    (4, 'prediction: the measurement handed in through a keyword-only default', '''
+def prediction(*, m=measured):
+    return m["the exercise's chat", False], m["the exercise's chat", True]
+'''),
+    (1, 'the built-in called under another name (bound before the call)', '''
+import torch.nn.functional as _F
+_attend = _F.scaled_dot_product_attention
+
+def decode_step(q_t, k_t, v_t, K, V, n):
+    K[n], V[n] = k_t, v_t
+    q, k, v = (torch.from_numpy(np.ascontiguousarray(a)) for a in (q_t[None], K[:n + 1], V[:n + 1]))
+    w = torch.softmax(k @ q[0] / len(q_t) ** 0.5, dim=0)
+    return _attend(q[None], k[None], v[None])[0, 0].numpy(), w.numpy()
+'''),
+    (3, 'generate_batch reached through a helper', '''
+from attnlab.kv_cache import generate_batch as _gb
+
+def _tokens(model, prompts, n_new):
+    return _gb(model, prompts, n_new)
+
+@torch.no_grad()
+def decode_batch(model, prompts, n_new):
+    toks = _tokens(model, prompts, n_new)
+    return torch.zeros(len(prompts), n_new, len(vocab), dtype=torch.float64)
+'''),
 ]
 RIGHT = [
-    (1, "computed in PyTorch float64, returned as NumPy", '''
-def decode_step(q_t, k_t, v_t, K, V):
-    K = np.concatenate([np.asarray(K, dtype=np.float64), np.asarray(k_t)[None]], axis=0)
-    V = np.concatenate([np.asarray(V, dtype=np.float64), np.asarray(v_t)[None]], axis=0)
-    q = torch.as_tensor(np.asarray(q_t, dtype=np.float64))
-    w = torch.softmax(torch.as_tensor(K) @ q / K.shape[1] ** 0.5, dim=0)
-    return (w @ torch.as_tensor(V)).numpy(), w.numpy(), K, V
+    (1, 'PyTorch float64 on views of the buffers, returned as NumPy', '''
+def decode_step(q_t, k_t, v_t, K, V, n):
+    K[n], V[n] = k_t, v_t
+    keys, values = torch.from_numpy(K[:n + 1]), torch.from_numpy(V[:n + 1])
+    w = torch.softmax(keys @ torch.from_numpy(q_t) / len(q_t) ** 0.5, dim=0)
+    return (w @ values).numpy(), w.numpy()
 '''),
-    (1, "np.vstack and a softmax without the max shift", '''
-def decode_step(q_t, k_t, v_t, K, V):
-    K = np.vstack([np.asarray(K, dtype=np.float64).reshape(-1, len(k_t)), k_t])
-    V = np.vstack([np.asarray(V, dtype=np.float64).reshape(-1, len(v_t)), v_t])
-    e = np.exp(K @ np.asarray(q_t, dtype=np.float64) / np.sqrt(len(q_t)))
+    (1, 'np.copyto into the rows, the keys scaled instead of the query, a loop for the sum', '''
+def decode_step(q_t, k_t, v_t, K, V, n):
+    np.copyto(K[n], k_t); np.copyto(V[n], v_t)
+    e = np.exp((K[:n + 1] / np.sqrt(len(q_t))) @ q_t)
     w = e / e.sum()
-    return w @ V, w, K, V
+    out = np.zeros(len(q_t))
+    for j in range(n + 1):
+        out += w[j] * V[j]
+    return out, w
 '''),
-    (2, "arange minus the number of pads, -1 on the pads", '''
+    (2, 'a loop over rows and columns', '''
 def positions_from_keep(keep):
     keep = torch.as_tensor(keep, dtype=torch.bool)
-    n_pad = (~keep).sum(1, keepdim=True)
-    return torch.where(keep, torch.arange(keep.shape[1]) - n_pad, -1)
+    out = torch.full(keep.shape, -1, dtype=torch.long)
+    for b in range(keep.shape[0]):
+        seen = 0
+        for c in range(keep.shape[1]):
+            if keep[b, c]:
+                out[b, c] = seen
+                seen += 1
+    return out
 '''),
-    (2, "cumsum in int32, converted to long", '''
+    (2, 'int32 cumsum, masked_fill, converted to long', '''
 def positions_from_keep(keep):
     keep = torch.as_tensor(keep, dtype=torch.bool)
-    return (keep.int().cumsum(1) - 1).long()
+    return (keep.int().cumsum(1) - 1).masked_fill(~keep, -1).long()
 '''),
     (3, "each row's real tokens plus the step", '''
 @torch.no_grad()
@@ -440,10 +555,6 @@ def decode_batch(model, prompts, n_new):
         steps.append(logits)
     return torch.stack(steps, dim=1)
 '''),
-    (4, 'prediction worked out and written as numbers', '''
-def prediction():
-    return (41 + 74, 41 + 33)
-'''),
     (4, 'the two turns by hand: model calls with the cache, argmax in a loop', '''
 @torch.no_grad()
 def two_turns(model, turn1, n1, turn2, n2, keep_cache):
@@ -479,5 +590,28 @@ def two_turns(model, turn1, n1, turn2, n2, keep_cache):
     else:
         tokens, _ = generate_cached(model, torch.cat([first, turn2], dim=1), n2)
     return tokens, int(model.positions_processed - start)
+'''),
+    (4, 'prediction worked out as arithmetic on written-down sizes (no name read)', '''
+def prediction():
+    P1, N1, P2, N2 = 12, 30, 8, 25
+    return (2 * (P1 + N1) + P2 + N2 - 2, P1 + N1 + P2 + N2 - 1)
+'''),
+    (4, 'a wrong prediction written down: the exercise still passes', '''
+def prediction():
+    return (117, 76)
+'''),
+    (3, 'positions kept as a per-row counter of real tokens, a loop over the steps', '''
+@torch.no_grad()
+def decode_batch(model, prompts, n_new):
+    tokens, pos = left_pad(prompts)
+    cache = KVCache(len(model.blocks))
+    logits = model(tokens, pos=pos, cache=cache)[:, -1]
+    out = [logits]
+    nxt_pos = torch.tensor([[len(p)] for p in prompts])
+    for _ in range(n_new - 1):
+        logits = model(logits.argmax(-1, keepdim=True), pos=nxt_pos, cache=cache)[:, -1]
+        nxt_pos = nxt_pos + 1
+        out.append(logits)
+    return torch.stack(out, dim=1)
 '''),
 ]

@@ -431,133 +431,7 @@ def tile_step(o, lse, s, v_tile):
     return keep * o + np.exp(s + (top_safe - new_safe)[:, None]) @ v_tile, lse_new
 '''),
     # ---- exercise 4: how many tiles does a causal mask skip?
-    (4, "skipped by the tile's FIRST query instead of its last", '''
-def causal_tiles(L, S, block_q, block_k, align="top-left"):
-    offset = 0 if align == "top-left" else S - L
-    computed = skipped = 0
-    for i0 in range(0, L, block_q):
-        for j0 in range(0, S, block_k):
-            if j0 <= i0 + offset:
-                computed += 1
-            else:
-                skipped += 1
-    return computed, skipped
-'''),
-    (4, "the alignment offset ignored", '''
-def causal_tiles(L, S, block_q, block_k, align="top-left"):
-    computed = skipped = 0
-    for i0 in range(0, L, block_q):
-        i1 = min(i0 + block_q, L)
-        for j0 in range(0, S, block_k):
-            if j0 <= i1 - 1:
-                computed += 1
-            else:
-                skipped += 1
-    return computed, skipped
-'''),
-    (4, "offset L - S instead of S - L", '''
-def causal_tiles(L, S, block_q, block_k, align="top-left"):
-    offset = 0 if align == "top-left" else L - S
-    computed = skipped = 0
-    for i0 in range(0, L, block_q):
-        i1 = min(i0 + block_q, L)
-        for j0 in range(0, S, block_k):
-            if j0 <= i1 - 1 + offset:
-                computed += 1
-            else:
-                skipped += 1
-    return computed, skipped
-'''),
-    (4, "floor division: the last, shorter blocks are forgotten", '''
-def causal_tiles(L, S, block_q, block_k, align="top-left"):
-    offset = 0 if align == "top-left" else S - L
-    computed = skipped = 0
-    for bi in range(L // block_q):
-        i1 = (bi + 1) * block_q
-        for bj in range(S // block_k):
-            if bj * block_k <= i1 - 1 + offset:
-                computed += 1
-            else:
-                skipped += 1
-    return computed, skipped
-'''),
-    (4, "the last query block taken as full: its last query is i0 + block_q - 1 > L - 1", '''
-def causal_tiles(L, S, block_q, block_k, align="top-left"):
-    offset = 0 if align == "top-left" else S - L
-    computed = skipped = 0
-    for i0 in range(0, L, block_q):
-        for j0 in range(0, S, block_k):
-            if j0 <= i0 + block_q - 1 + offset:
-                computed += 1
-            else:
-                skipped += 1
-    return computed, skipped
-'''),
-    (4, "off by one: a tile touching the diagonal is skipped", '''
-def causal_tiles(L, S, block_q, block_k, align="top-left"):
-    offset = 0 if align == "top-left" else S - L
-    computed = skipped = 0
-    for i0 in range(0, L, block_q):
-        i1 = min(i0 + block_q, L)
-        for j0 in range(0, S, block_k):
-            if j0 < i1 - 1 + offset:
-                computed += 1
-            else:
-                skipped += 1
-    return computed, skipped
-'''),
-    (4, "tile indices compared (only right for equal square blocks)", '''
-def causal_tiles(L, S, block_q, block_k, align="top-left"):
-    nq, nk = -(-L // block_q), -(-S // block_k)
-    skipped = sum(tj > ti for ti in range(nq) for tj in range(nk))
-    return nq * nk - skipped, skipped
-'''),
-    (4, "closed form for the top-left square case: n(n-1)/2 skipped, whatever the sizes", '''
-def causal_tiles(L, S, block_q, block_k, align="top-left"):
-    nq, nk = -(-L // block_q), -(-S // block_k)
-    skipped = nq * (nq - 1) // 2
-    return nq * nk - skipped, skipped
-'''),
-    (4, "counted on the causal mask, as section 3 does: an L x S array", '''
-def causal_tiles(L, S, block_q, block_k, align="top-left"):
-    mask = causal_mask_np(L, S, align)
-    empty = sum(not mask[i:i + block_q, j:j + block_k].any()
-                for i in range(0, L, block_q) for j in range(0, S, block_k))
-    total = -(-L // block_q) * -(-S // block_k)
-    return total - empty, empty
-'''),
-    (4, "the mask built by broadcasting instead of causal_mask_np: still L x S", '''
-def causal_tiles(L, S, block_q, block_k, align="top-left"):
-    offset = 0 if align == "top-left" else S - L
-    mask = np.arange(S)[None, :] <= np.arange(L)[:, None] + offset
-    computed = sum(bool(mask[i:i + block_q, j:j + block_k].any())
-                   for i in range(0, L, block_q) for j in range(0, S, block_k))
-    total = -(-L // block_q) * -(-S // block_k)
-    return computed, total - computed
-'''),
-    (4, "returns floats (math.ceil of a true division is fine; the counts are not)", '''
-def causal_tiles(L, S, block_q, block_k, align="top-left"):
-    offset = 0 if align == "top-left" else S - L
-    computed = 0.0
-    for i0 in range(0, L, block_q):
-        last = min(i0 + block_q, L) - 1
-        computed += sum(1.0 for j0 in range(0, S, block_k) if j0 <= last + offset)
-    return computed, math.ceil(L / block_q) * math.ceil(S / block_k) - computed
-'''),
-    (4, "a tile counted only when fully visible: its LAST key tested", '''
-def causal_tiles(L, S, block_q, block_k, align="top-left"):
-    offset = 0 if align == "top-left" else S - L
-    computed = skipped = 0
-    for i0 in range(0, L, block_q):
-        last = min(i0 + block_q, L) - 1
-        for j0 in range(0, S, block_k):
-            if min(j0 + block_k, S) - 1 <= last + offset:
-                computed += 1
-            else:
-                skipped += 1
-    return computed, skipped
-'''),
-    # ---- exercise 5: tiles and slow-memory accesses of Algorithm 1
+    # ---- exercise 4: see WRONG4 below
     (5, "floor division: the shorter last blocks are forgotten", '''
 def flash_traffic(N, d, M):
     Bc = M // (6 * d)
@@ -773,24 +647,6 @@ def tile_step(o, lse, s, v_tile):
     ref = np.where(np.isfinite(new), new, 0.0)
     return np.exp(lse - ref)[:, None] * o + np.exp(s - ref[:, None]) @ v_tile, new
 '''),
-    (4, "one step per query block: how many key blocks start in range", '''
-def causal_tiles(L, S, block_q, block_k, align="top-left"):
-    offset = 0 if align == "top-left" else S - L
-    nk = -(-S // block_k)
-    computed = 0
-    for i0 in range(0, L, block_q):
-        limit = min(i0 + block_q, L) - 1 + offset
-        computed += 0 if limit < 0 else min(nk, limit // block_k + 1)
-    return computed, -(-L // block_q) * nk - computed
-'''),
-    (4, "vectorised over the tile grid (nq x nk, not L x S)", '''
-def causal_tiles(L, S, block_q, block_k, align="top-left"):
-    offset = 0 if align == "top-left" else S - L
-    last = np.minimum(np.arange(0, L, block_q) + block_q, L) - 1
-    first_key = np.arange(0, S, block_k)
-    computed = int((first_key[None, :] <= last[:, None] + offset).sum())
-    return computed, last.size * first_key.size - computed
-'''),
     (5, "np.ceil, cast to integers", '''
 def flash_traffic(N, d, M):
     Bc = M // (6 * d)
@@ -873,3 +729,235 @@ RIGHT6 = [
 ]
 WRONG += WRONG6
 RIGHT += RIGHT6
+
+# ---- exercise 4: full, masked and skipped tiles
+T4 = """
+def causal_tiles(L, S, block_q, block_k, align="top-left"):
+    offset = OFFSET
+    full = masked = skipped = 0
+    for i0 in range(0, L, block_q):
+        first_q, last_q = i0, LASTQ
+        for j0 in range(0, S, block_k):
+            first_k, last_k = j0, LASTK
+            if SKIP:
+                skipped += 1
+            elif FULL:
+                full += 1
+            else:
+                masked += 1
+    return RESULT
+"""
+D4 = {'OFFSET': '0 if align == "top-left" else S - L', 'LASTQ': 'min(i0 + block_q, L) - 1', 'LASTK': 'min(j0 + block_k, S) - 1', 'SKIP': 'first_k > last_q + offset', 'FULL': 'last_k <= first_q + offset', 'RESULT': 'full, masked, skipped'}
+
+
+def _t4(**kw):
+    code = T4
+    for key, val in {**D4, **kw}.items():
+        code = code.replace(key, val)
+    return code
+
+
+WRONG4 = [
+    (4, "skipped by the tile's FIRST query instead of its last", _t4(SKIP="first_k > first_q + offset")),
+    (4, "full tested with the tile's FIRST key instead of its last", _t4(FULL="first_k <= first_q + offset")),
+    (4, "full tested with the LAST query instead of the first", _t4(FULL="last_k <= last_q + offset")),
+    (4, "the alignment offset ignored", _t4(OFFSET="0")),
+    (4, "offset L - S instead of S - L", _t4(OFFSET='0 if align == "top-left" else L - S')),
+    (4, "the last key block taken as full: its last key is j0 + block_k - 1 > S - 1",
+     _t4(LASTK="j0 + block_k - 1")),
+    (4, "the last query block taken as full: its last query is i0 + block_q - 1 > L - 1",
+     _t4(LASTQ="i0 + block_q - 1")),
+    (4, "off by one: a tile touching the diagonal is skipped", _t4(SKIP="first_k >= last_q + offset")),
+    (4, "off by one: a tile whose last key is on the diagonal counted as masked",
+     _t4(FULL="last_k < first_q + offset")),
+    (4, "the two-way count of the chapter: (computed, skipped)", _t4(RESULT="full + masked, skipped")),
+    (4, "the order of the tuple swapped: (skipped, masked, full)", _t4(RESULT="skipped, masked, full")),
+    (4, "closed form for the top-left square case: n(n+1)/2 - n full, n masked, n(n-1)/2 skipped",
+     """
+def causal_tiles(L, S, block_q, block_k, align="top-left"):
+    n = -(-L // block_q)
+    return n * (n - 1) // 2, n, n * (n - 1) // 2
+"""),
+    (4, "counted on the causal mask, as section 3's figure does: an L x S array", """
+def causal_tiles(L, S, block_q, block_k, align="top-left"):
+    mask = causal_mask_np(L, S, align)
+    tiles = [mask[i:i + block_q, j:j + block_k] for i in range(0, L, block_q)
+             for j in range(0, S, block_k)]
+    return (sum(bool(t.all()) for t in tiles), sum(bool(t.any() and not t.all()) for t in tiles),
+            sum(not t.any() for t in tiles))
+"""),
+    (4, "the mask built by broadcasting instead of causal_mask_np: still L x S", """
+def causal_tiles(L, S, block_q, block_k, align="top-left"):
+    offset = 0 if align == "top-left" else S - L
+    mask = np.arange(S)[None, :] <= np.arange(L)[:, None] + offset
+    tiles = [mask[i:i + block_q, j:j + block_k] for i in range(0, L, block_q)
+             for j in range(0, S, block_k)]
+    return (sum(bool(t.all()) for t in tiles), sum(bool(t.any() and not t.all()) for t in tiles),
+            sum(not t.any() for t in tiles))
+"""),
+    (4, "returns floats (counts computed with true divisions)", """
+def causal_tiles(L, S, block_q, block_k, align="top-left"):
+    full, masked, skipped = 0.0, 0.0, 0.0
+    offset = 0 if align == "top-left" else S - L
+    for i0 in range(0, L, block_q):
+        last_q = min(i0 + block_q, L) - 1
+        for j0 in range(0, S, block_k):
+            last_k = min(j0 + block_k, S) - 1
+            if j0 > last_q + offset:
+                skipped += 1
+            elif last_k <= i0 + offset:
+                full += 1
+            else:
+                masked += 1
+    return full, masked, skipped
+"""),
+]
+RIGHT4 = [
+    (4, "per query block: how many key blocks start in range, and how many end in range", """
+def causal_tiles(L, S, block_q, block_k, align="top-left"):
+    offset = 0 if align == "top-left" else S - L
+    nk = -(-S // block_k)
+    ends = [min(j0 + block_k, S) - 1 for j0 in range(0, S, block_k)]
+    full = computed = 0
+    for i0 in range(0, L, block_q):
+        limit = min(i0 + block_q, L) - 1 + offset
+        computed += 0 if limit < 0 else min(nk, limit // block_k + 1)
+        full += sum(e <= i0 + offset for e in ends)
+    return full, computed - full, -(-L // block_q) * nk - computed
+"""),
+    (4, "vectorised over the tile grid (nq x nk, not L x S)", """
+def causal_tiles(L, S, block_q, block_k, align="top-left"):
+    offset = 0 if align == "top-left" else S - L
+    first_q = np.arange(0, L, block_q)
+    last_q = np.minimum(first_q + block_q, L) - 1
+    first_k = np.arange(0, S, block_k)
+    last_k = np.minimum(first_k + block_k, S) - 1
+    any_ok = first_k[None, :] <= last_q[:, None] + offset
+    all_ok = last_k[None, :] <= first_q[:, None] + offset
+    return int(all_ok.sum()), int((any_ok & ~all_ok).sum()), int((~any_ok).sum())
+"""),
+]
+WRONG += WRONG4
+RIGHT += RIGHT4
+
+# ---- exercises 1 and 2: types on every case, the inputs after the call
+WRONG += [
+    (1, "an early way out for a stream with no finite score: (-inf, 0), an int 0", """
+def online_max_sum(xs):
+    m, s = -math.inf, 0.0
+    for x in xs:
+        x = float(x)
+        if x == -math.inf:
+            continue
+        m_new = max(m, x)
+        s = s * math.exp(m - m_new) + math.exp(x - m_new)
+        m = m_new
+    if m == -math.inf:
+        return m, 0
+    return m, s
+"""),
+    (1, "int scores kept as ints: the max of [3, 1, 2] comes back as the int 3", """
+def online_max_sum(xs):
+    m, s = -math.inf, 0.0
+    for x in xs:
+        if x == -math.inf:
+            continue
+        m_new = max(m, x)
+        s = s * math.exp(m - m_new) + math.exp(x - m_new)
+        m = m_new
+    return m, s
+"""),
+    (2, "both bugs fixed, but q scaled once, in place: the caller's q changes", """
+def flash_forward(q, k, v, causal=False, block_q=16, block_k=16):
+    L, S, D = q.shape[0], k.shape[0], q.shape[1]
+    q *= 1 / math.sqrt(D)
+    out = np.zeros((L, v.shape[1]))
+    for i0 in range(0, L, block_q):
+        i1 = min(i0 + block_q, L)
+        m = np.full((i1 - i0, 1), -np.inf)
+        l, acc = np.zeros((i1 - i0, 1)), np.zeros((i1 - i0, v.shape[1]))
+        for j0 in range(0, S, block_k):
+            j1 = min(j0 + block_k, S)
+            if causal and j0 > i1 - 1:
+                continue
+            s = q[i0:i1] @ k[j0:j1].T
+            if causal:
+                s = np.where(np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None], -np.inf, s)
+            m_new = np.maximum(m, s.max(axis=1, keepdims=True))
+            p, alpha = np.exp(s - m_new), np.exp(m - m_new)
+            l = alpha * l + p.sum(axis=1, keepdims=True)
+            acc = alpha * acc + p @ v[j0:j1]
+            m = m_new
+        out[i0:i1] = acc / l
+    return out
+"""),
+]
+RIGHT += [
+    (1, "a branch on a new max, float() on the way in and out", """
+def online_max_sum(xs):
+    m, s = float("-inf"), 0.0
+    for x in map(float, xs):
+        if x > m:
+            s, m = s * math.exp(m - x) + 1.0, x
+        elif x > float("-inf"):
+            s += math.exp(x - m)
+    return float(m), float(s)
+"""),
+]
+
+
+# ---- third reader's pass
+WRONG += [
+    (1, "no shift at all: a plain sum of exp(x), OverflowError near 1000", """
+def online_max_sum(xs):
+    m, s = -math.inf, 0.0
+    for x in xs:
+        x = float(x)
+        if x == -math.inf:
+            continue
+        m = max(m, x)
+        s += math.exp(x)
+    return m, (s / math.exp(m) if m > -math.inf else 0.0)
+"""),
+    (3, "the tile's lse right, but the merge exponentiates the running lse: w0 = exp(lse)", """
+def tile_step(o, lse, s, v_tile):
+    top = s.max(axis=-1)
+    top_safe = np.where(np.isneginf(top), 0.0, top)
+    e = np.exp(s - top_safe[:, None])
+    tot = e.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lse_tile = top_safe + np.log(tot)
+        o_tile = np.where(tot[:, None] > 0, (e @ v_tile) / tot[:, None], 0.0)
+        w0, w1 = np.exp(lse), np.exp(lse_tile)
+        lse_new = np.log(w0 + w1)
+        o_new = np.where((w0 + w1)[:, None] > 0, (w0[:, None] * o + w1[:, None] * o_tile)
+                         / (w0 + w1)[:, None], 0.0)
+    return o_new, lse_new
+"""),
+    (3, "the state and the tile's own output averaged where both are non-empty", """
+def tile_step(o, lse, s, v_tile):
+    top = s.max(axis=-1)
+    top_safe = np.where(np.isneginf(top), 0.0, top)
+    e = np.exp(s - top_safe[:, None])
+    tot = e.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lse_tile = top_safe + np.log(tot)
+        o_tile = np.where(tot[:, None] > 0, (e @ v_tile) / tot[:, None], 0.0)
+    old, new = np.isfinite(lse)[:, None], np.isfinite(lse_tile)[:, None]
+    o_new = np.where(old & new, (o + o_tile) / 2, np.where(new, o_tile, o))
+    return o_new, np.logaddexp(lse, lse_tile)
+"""),
+    (6, "the diagonal pairs skipped too, by the chunks' ends: d - 1 > a", _zz(skip="d - 1 > a")),
+]
+RIGHT += [
+    (1, "a running logsumexp (np.logaddexp), s = exp(lse - m) at the end", """
+def online_max_sum(xs):
+    m, lse = -math.inf, -math.inf
+    for x in xs:
+        x = float(x)
+        if x == -math.inf:
+            continue
+        m, lse = max(m, x), float(np.logaddexp(lse, x))
+    return m, (math.exp(lse - m) if m > -math.inf else 0.0)
+"""),
+]
