@@ -21,7 +21,8 @@ export OMP_NUM_THREADS := 1
 # so an output that depends on the CPU fails here, not on a reader's laptop. Never add
 # OPENBLAS_CORETYPE here: some machines set it on purpose. README.md, "Outputs on any CPU".
 PORTABLE_KERNELS := ATEN_CPU_CAPABILITY=default NPY_DISABLE_CPU_FEATURES=X86_V3
-# pytest-xdist workers (one thread each); --dist loadscope keeps a notebook on one worker.
+# pytest-xdist workers (one thread each); --dist loadscope keeps a notebook on one worker, and
+# conftest.py hands the longest modules out first (LONGEST_FIRST; no loadscope reordering).
 JOBS ?= 2
 
 .PHONY: help venv book test bench experiments lab slides refresh chapter exercise export exercises \

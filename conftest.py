@@ -27,9 +27,19 @@ def pytest_terminal_summary(terminalreporter):
 
 # pytest-xdist (`make test`, --dist loadscope) hands out whole modules (and notebooks) in
 # collection order. The longest ones go first, so that no worker starts one of them last
-# while the other sits idle: the wrong-answer harness, the two browser modules, the stubs.
+# while the other sits idle: the wrong-answer harness on one worker; on the other the site's
+# build and its pages (tests/test_browser.py), then the decks (which need the built site: they
+# find it built and do not wait for it), then the stubs. Everything else fills in behind them.
 LONGEST_FIRST = ["tests/test_wrong_answers.py", "tests/test_browser.py",
                  "tests/test_browser_decks.py", "tests/test_exercises.py"]
+
+
+def pytest_configure(config):
+    # loadscope would otherwise hand out the modules with the most tests first (its default
+    # --loadscope-reorder), whatever the collection order: the two browser modules (8 tests
+    # each) then started last, together, and one waited for the other's build of the site.
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
 
 
 def pytest_collection_modifyitems(session, config, items):

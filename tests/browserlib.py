@@ -65,6 +65,44 @@ def _open(browser, base, viewport):
     return page
 
 
+def visit_all(browser, base, names, viewport, visit, tabs=3):
+    """{name: visit(page, name)} for every page `base + name`, each loaded in a fresh document of
+    one of `tabs` pages (viewport `viewport`, errors and outside requests recorded as `_open`
+    does, cleared before each load) and handed to `visit` once the network has been idle 500 ms.
+
+    The pages load side by side: while `visit` measures one, the next ones load. Much of a load
+    is waiting (the 500 ms without requests that end it, the round trips between Playwright and
+    the browser), which one page at a time spent idle: the site's 81 pages took a third less time
+    this way. Each page is still loaded, waited for and measured as alone: its own tab, its own
+    errors (a console error 300 ms after a load lands on that page and no other)."""
+    names = list(names)
+    pages = [_open(browser, base, viewport) for _ in range(max(1, min(tabs, len(names))))]
+    loading: list = []
+
+    def load(page):
+        name = names.pop(0)
+        page.set_viewport_size(viewport)
+        page.errors.clear(); page.external.clear()
+        page.goto(base + name, wait_until="commit")
+        loading.append((page, name))
+
+    found = {}
+    try:
+        for page in pages:
+            if names:
+                load(page)
+        while loading:
+            page, name = loading.pop(0)
+            page.wait_for_load_state("networkidle")
+            found[name] = visit(page, name)
+            if names:
+                load(page)
+    finally:
+        for page in pages:
+            page.close()
+    return found
+
+
 def _mathjax_done(page):
     page.evaluate("""async () => {
         if (window.MathJax && MathJax.startup && MathJax.startup.promise) {

@@ -19,7 +19,7 @@ from __future__ import annotations
 import pytest
 
 from browserlib import (DESKTOP, PHONE, RAW_TEX, _meaningless, _mathjax_done, _open,
-                        launched, serve, summary)
+                        launched, serve, summary, visit_all)
 from nbcommon import NOTEBOOKS, chapter_notebooks
 
 BROWSER_SUMMARY: dict = {}
@@ -78,16 +78,13 @@ def pages(site, browser):
     Each page is loaded once, at 1400 x 900, and then narrowed to 400 x 800 in place: the
     layout is recomputed for the phone width as it would be on a phone (the site's CSS
     decides it from the viewport alone), without loading and typesetting the page again.
+    A few pages load side by side (browserlib.visit_all), each in its own tab.
     """
     base, html = site
     names = sorted(p.relative_to(html).as_posix() for p in html.rglob("*.html")
                    if not p.relative_to(html).as_posix().startswith(("_", "slides/")))
-    found = {}
-    page = _open(browser, base, DESKTOP)
-    for name in names:
-        page.set_viewport_size(DESKTOP)
-        page.errors.clear(); page.external.clear()
-        page.goto(base + name, wait_until="networkidle")
+
+    def visit(page, name):
         _mathjax_done(page)
         info = {
             "code": page.evaluate(CODE_FITS), "images": page.evaluate(IMAGES),
@@ -97,8 +94,9 @@ def pages(site, browser):
         page.wait_for_function(f"window.innerWidth === {PHONE['width']}")
         info["phone_width"] = page.evaluate("document.documentElement.scrollWidth")
         info["errors"], info["external"] = list(page.errors), list(page.external)
-        found[name] = info
-    page.close()
+        return info
+
+    found = visit_all(browser, base, names, DESKTOP, visit)
     BROWSER_SUMMARY["pages checked"] = f"{len(found)} (each at 1400 x 900, then at 400 x 800)"
     BROWSER_SUMMARY["console errors (pages)"] = sum(len(v["errors"]) for v in found.values())
     BROWSER_SUMMARY["external requests (pages)"] = sum(len(v["external"]) for v in found.values())

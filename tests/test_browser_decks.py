@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from browserlib import RAW_TEX, SLIDE_H, SLIDE_W, _meaningless, _open, launched, serve, summary
-from deck_measure import COVER, MAX_NEAR_EMPTY, SLIDE_LIST, measure_deck, near_empty
+from browserlib import (RAW_TEX, SLIDE_H, SLIDE_W, _meaningless, _open, launched, serve, summary,
+                        visit_all)
+from deck_measure import COVER, MAX_NEAR_EMPTY, SLIDE_LIST, measure_loaded, near_empty
 from nbcommon import chapter_notebooks
 
 
@@ -71,16 +72,18 @@ SLIDE_TEXT = """() => {
 def decks(site, browser):
     """Every slide of every deck, measured at 1280 x 720."""
     base, html = site
-    found = {}
-    page = _open(browser, base, {"width": SLIDE_W, "height": SLIDE_H})
-    for deck in sorted((html / "slides").glob("*.slides.html")):
-        page.errors.clear(); page.external.clear()
-        slides = measure_deck(page, base + "slides/" + deck.name)
+
+    def visit(page, name):
+        slides = measure_loaded(page)
         page.evaluate("() => new Promise(r => MathJax.Hub.Queue(r))")
-        found[deck.name] = {"slides": slides, "errors": list(page.errors),
-                            "external": list(page.external), "title": page.title(),
-                            "text": page.evaluate(SLIDE_TEXT)}
-    page.close()
+        return {"slides": slides, "errors": list(page.errors), "external": list(page.external),
+                "title": page.title(), "text": page.evaluate(SLIDE_TEXT)}
+
+    # two decks side by side (browserlib.visit_all): the next one loads while one is measured
+    names = ["slides/" + deck.name for deck in sorted((html / "slides").glob("*.slides.html"))]
+    found = {name.removeprefix("slides/"): d for name, d in
+             visit_all(browser, base, names, {"width": SLIDE_W, "height": SLIDE_H}, visit,
+                       tabs=2).items()}
     BROWSER_SUMMARY["slides checked"] = sum(len(d["slides"]) for d in found.values())
     BROWSER_SUMMARY["slides per deck"] = ", ".join(
         f"{name.split('_')[0]}: {len(d['slides'])}" for name, d in found.items())

@@ -239,6 +239,8 @@ INDEPENDENT = {
         T for T in range(1, 10 * s["D"])
         if _meta_bytes(2, T, s["D"], dtype=torch.float16)
         > _meta_bytes(s["D"], s["D"], dtype=torch.float16) + _meta_bytes(s["D"], dtype=torch.float16)),
+    "kv-mla-v3": lambda s: _meta_bytes(s["layers"], s["d_c"], dtype=torch.bfloat16)
+    + _meta_bytes(s["layers"], s["d_hR"], dtype=torch.bfloat16),
     "mistral-reach": lambda s: _window_reach(s["layers"], s["W"]),
     "gemma2-kv-1to1": lambda s: _interleaved_share(s["g"], s["l"], s["T"], s["W"]),
     # the patch embedding's output grid, counted by PyTorch, plus the class token

@@ -121,6 +121,7 @@ def run_cases(solution: Path, cases: list[tuple[str, int, str, str]]):
     cells.append(code_cell("print(_attn_json.dumps(_attn_results))", "report"))
     run_nb = nbformat.v4.new_notebook(cells=cells, metadata=nb.metadata)
     NotebookClient(run_nb, timeout=600, kernel_name="python3", allow_errors=True,
+                   shutdown_kernel="immediate",     # as tests/test_exercises.py: nothing waits for it
                    resources={"metadata": {"path": str(solution.parent)}}).execute()
     recorded = None
     for cell in run_nb.cells:

@@ -8,8 +8,8 @@
    notebook re-executed in fresh kernels with the native kernels, `exercises/` and the
    question bank regenerated, as `make refresh NB=...` does;
 2. pytest, on the portable kernels of `make test`: nbval on the chapter and its solution,
-   the chapter's unit tests (tests/test_<name>.py), and the chapter's cases of the contract,
-   slide, stored-output, exercise and wrong-answer tests, plus the sync tests.
+   the chapter's unit tests (tests/test_<name>.py, or tests/test_<name>_*.py for a chapter
+   whose tests come in parts), and the chapter's cases of the contract, slide, stored-output, exercise and wrong-answer tests, plus the sync tests.
 
 The browser test and the book build are not run (they take minutes; `make test` runs them).
 """
@@ -52,14 +52,17 @@ def main(argv=None) -> int:
         run([py, str(tools / "make_exercises.py")])
         run([py, str(tools / "question_bank.py")])
     env = dict(os.environ, OMP_NUM_THREADS="1", **PORTABLE)
-    unit = ROOT / "tests" / f"test_{module_name(chapter)}.py"
+    tests = ROOT / "tests"                     # test_<name>.py, or one file per part of it
+    units = [str(u) for u in [tests / f"test_{module_name(chapter)}.py",
+                              *sorted(tests.glob(f"test_{module_name(chapter)}_*.py"))]
+             if u.exists()]
     stem = chapter.stem
     selection = [str(ROOT / "tests" / f) for f in PER_CHAPTER]
     cmd = [py, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rA", "--tb=short",
            "--nbval", "--nbval-current-env", "--nbval-sanitize-with",
            str(tools / "nbval_sanitize.cfg"), str(chapter),
            *([str(solution)] if solution.exists() else []),
-           str(ROOT / "tests" / "test_sync.py"), *([str(unit)] if unit.exists() else []),
+           str(ROOT / "tests" / "test_sync.py"), *units,
            *selection, "-k", f"{stem} or test_sync or test_{module_name(chapter)}"]
     run(cmd, env)
     print(f"make chapter: {name} passed its own checks. Not run here (minutes each): the book "

@@ -68,8 +68,25 @@ def near_empty(slides: list[dict]) -> list[int]:
             if i and not s["question"] and not s["figures"] and s["cover"] < COVER]
 
 
+# MathJax 2 pauses 50 ms between the phases of every typesetting call (processSectionDelay, so that
+# a page being typeset stays responsive), four pauses per call; the deck re-renders each part of a
+# slide on every slide change, so measuring was mostly waiting. Once the deck is loaded (its first
+# typesetting done with the pauses, as a reader gets it), the measuring sets the pause to 0: every
+# call does the same work and ends in the same page, only without the waits. The 554 slides of
+# chapters 1-16, measured both ways in one browser: identical measures, errors, titles and text,
+# in 85 s instead of 282 s.
+# The arrow-key, print and speaker-view tests leave the pause as it is.
+NO_PAUSES = """() => { if (window.MathJax && MathJax.Hub) { MathJax.Hub.processSectionDelay = 0; } }"""
+
+
+def measure_loaded(page) -> list[dict]:
+    """Every slide of the deck that `page` has loaded, measured (its viewport: 1280 x 720)."""
+    page.wait_for_selector("body[data-deck-ready]", timeout=30000)
+    page.evaluate(NO_PAUSES)
+    return [page.evaluate(MEASURE, hv) for hv in page.evaluate(SLIDE_LIST)]
+
+
 def measure_deck(page, url: str) -> list[dict]:
     """Every slide of the deck at `url`, measured (the page's viewport: 1280 x 720)."""
     page.goto(url, wait_until="networkidle")
-    page.wait_for_selector("body[data-deck-ready]", timeout=30000)
-    return [page.evaluate(MEASURE, hv) for hv in page.evaluate(SLIDE_LIST)]
+    return measure_loaded(page)
