@@ -7,6 +7,7 @@ import numpy as np
 from attnlab.kv_cache import check_gqa_heads, gqa_attention_np
 from attnlab.masks import causal_mask_np
 from attnlab.positional_encoding import rope_rotate_half_np
+from attnlab.transformer_block import rms_norm_np
 
 
 def _qn_check_norm(D, weight_shape, eps):
@@ -28,12 +29,10 @@ def qk_rmsnorm_np(x, weight, eps=1e-6, one_plus=False):
     x: (..., D); weight: (D,). one_plus=True is Gemma's convention: the stored weight starts
     at 0 and (1 + weight) multiplies. Returns float64 of the shape of x.
     """
-    x = np.asarray(x, dtype=np.float64)
     weight = np.asarray(weight, dtype=np.float64)
-    _qn_check_norm(x.shape[-1], weight.shape, eps)
-    mean_sq = np.mean(x * x, axis=-1, keepdims=True)        # (..., D) -> (..., 1)
-    w = 1.0 + weight if one_plus else weight
-    return x / np.sqrt(mean_sq + eps) * w                   # (..., D) * (D,) -> (..., D)
+    _qn_check_norm(np.shape(x)[-1], weight.shape, eps)
+    w = 1.0 + weight if one_plus else weight               # NEW: Gemma's (1 + w)
+    return rms_norm_np(x, w, eps)                           # chapter 9's RMSNorm, (..., D)
 
 
 def qknorm_attention_np(x, Wq, Wk, Wv, Wo, wq, wk, H, Hkv, D, cache=None, eps=1e-6,
@@ -187,6 +186,7 @@ import numpy as np
 
 from attnlab.masks import causal_mask_np, masked_softmax_np
 from attnlab.positional_encoding import rope_interleaved_np, rope_rotate_half_np
+from attnlab.transformer_block import rms_norm_np
 
 
 def diff_lambda_init(layer_idx):
@@ -244,7 +244,7 @@ def diff_attention_np(q, k, v, allowed, lam, lambda_init, eps=1e-5):
     v2 = np.repeat(v2, g, axis=1)                             # (B, Hkv/2, S, 2D) -> (B, H/2, S, 2D)
     # (B, H/2, L, S) @ (B, H/2, S, 2D) -> (B, H/2, L, 2D)
     o = (a1 - lam * a2) @ v2
-    o = o / np.sqrt((o * o).mean(-1, keepdims=True) + eps)    # RMSNorm per head, no weight
+    o = rms_norm_np(o, np.ones(o.shape[-1]), eps)               # RMSNorm per head, no weight
     o = (1.0 - lambda_init) * o
     return o.transpose(0, 2, 1, 3).reshape(B, L, H * D)       # (B, H/2, L, 2D) -> (B, L, H*D)
 
@@ -293,7 +293,7 @@ def diff_paper_layout_np(x, w, positions, lambda_init, h, hkv, D, base=10000.0, 
         a2 = masked_softmax_np(q[:, 2 * i + 1] @ k[:, 2 * j + 1].swapaxes(-1, -2)
                                / math.sqrt(D), allowed)
         o = (a1 - lam * a2) @ v[:, j]                   # (B, L, L) @ (B, L, 2D) -> (B, L, 2D)
-        o = o / np.sqrt((o * o).mean(-1, keepdims=True) + eps)
+        o = rms_norm_np(o, np.ones(o.shape[-1]), eps)
         heads.append((1.0 - lambda_init) * o * weight)
     return np.concatenate(heads, axis=-1) @ w["o"].T            # (B, L, h*2D) @ (h*2D, E)
 
@@ -319,6 +319,7 @@ from torch import nn
 
 from attnlab.masks import causal_mask_np, causal_mask_pt, masked_softmax_np, masked_softmax_pt
 from attnlab.positional_encoding import rope_rotate_half_np, rope_rotate_half_pt
+from attnlab.transformer_block import rms_norm_np
 
 
 def check_mla_sizes(hidden_size, kv_lora_rank, qk_rope_head_dim, q_lora_rank=None):
@@ -356,10 +357,6 @@ def _mla_lin_np(x, w, name):
     return y if b is None else y + b
 
 
-def _mla_rms_np(x, gain, eps):
-    return x / np.sqrt((x * x).mean(-1, keepdims=True) + eps) * gain
-
-
 def mla_rope_np(x, positions, base=10000.0):
     """DeepSeek's interleaved RoPE: rotate pairs (x0, x1), (x2, x3), ..., laid out as
     [evens', odds'] as transformers does. x (..., T, d_R) -> (..., T, d_R), float64."""
@@ -375,13 +372,13 @@ def mla_project_np(x, w, s, positions):
     if "q_proj.weight" in w:
         q = _mla_lin_np(x, w, "q_proj")                                  # (B, L, H*(dn+dr))
     else:                                                                # query LoRA
-        q_lat = _mla_rms_np(_mla_lin_np(x, w, "q_a_proj"), w["q_a_layernorm.weight"], s["eps"])
+        q_lat = rms_norm_np(_mla_lin_np(x, w, "q_a_proj"), w["q_a_layernorm.weight"], s["eps"])
         # (B, L, dq) -> (B, L, H*(dn+dr))
         q = _mla_lin_np(q_lat, w, "q_b_proj")
     q = q.reshape(B, L, H, dn + dr).transpose(0, 2, 1, 3)                # -> (B, H, L, dn+dr)
     # (B, L, E) -> (B, L, dc+dr)
     kv = _mla_lin_np(x, w, "kv_a_proj_with_mqa")
-    c = _mla_rms_np(kv[..., :dc], w["kv_a_layernorm.weight"], s["eps"])  # the latent is normed
+    c = rms_norm_np(kv[..., :dc], w["kv_a_layernorm.weight"], s["eps"])  # the latent is normed
     k_rope = mla_rope_np(kv[..., dc:], positions, s["base"])            # one key, not normed
     q_rope = mla_rope_np(q[..., dn:], positions, s["base"])             # (B, H, L, dr)
     return q[..., :dn], q_rope, c, k_rope
