@@ -239,6 +239,10 @@ INDEPENDENT = {
         T for T in range(1, 10 * s["D"])
         if _meta_bytes(2, T, s["D"], dtype=torch.float16)
         > _meta_bytes(s["D"], s["D"], dtype=torch.float16) + _meta_bytes(s["D"], dtype=torch.float16)),
+    "learned-bias-4096": lambda s: _meta_bytes(s["H"], s["L"], s["S"], dtype=torch.float16),
+    # the first split count whose programs (B * Hkv * C) reach the SM count, by search
+    "decode-splits-h100": lambda s: next(C for C in range(1, 10 * s["sms"])
+                                         if s["B"] * s["Hkv"] * C >= s["sms"]),
     "kv-mla-v3": lambda s: _meta_bytes(s["layers"], s["d_c"], dtype=torch.bfloat16)
     + _meta_bytes(s["layers"], s["d_hR"], dtype=torch.bfloat16),
     "mistral-reach": lambda s: _window_reach(s["layers"], s["W"]),

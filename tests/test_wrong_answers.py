@@ -33,7 +33,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from nbcommon import ROOT, SOLUTIONS, chapter_notebooks, read, tags
+from nbcommon import ROOT, SOLUTIONS, chapter_notebooks, missing_requirement, read, tags
 
 LISTS = ROOT / "tests" / "wrong_answers"
 EXERCISE = re.compile(r"^## Exercise (\d+):", re.M)
@@ -178,6 +178,8 @@ CHAPTERS = [p for p in chapter_notebooks(SOLUTIONS)]
 def test_checks_catch_wrong_answers(solution):
     lists = LISTS / f"{solution.stem}.py"
     assert lists.exists(), f"no list of wrong answers: tests/wrong_answers/{lists.name}"
+    if missing_requirement(solution):
+        pytest.skip(missing_requirement(solution))
     wrong, right = load_lists(lists)
     numbers = set(exercises(read(solution)))
     missing = numbers - {n for n, _, _ in wrong}
