@@ -21,6 +21,7 @@ Each module holds the reusable cells of one chapter notebook:
     attnlab.bug_zoo                  from notebooks/16_bug_zoo.ipynb
     attnlab.open_models              from notebooks/17_open_models.ipynb
     attnlab.kernels                  from notebooks/18_kernels.ipynb
+    attnlab.distributed              from notebooks/19_distributed.ipynb
 
 Do not edit: change the notebook, then run `make export`.
 """

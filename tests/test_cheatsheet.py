@@ -243,6 +243,14 @@ INDEPENDENT = {
     # the first split count whose programs (B * Hkv * C) reach the SM count, by search
     "decode-splits-h100": lambda s: next(C for C in range(1, 10 * s["sms"])
                                          if s["B"] * s["Hkv"] * C >= s["sms"]),
+    # the ring: P - 1 sends of one shard's K and V (2, Hkv, N/P, D)
+    "ring-bytes": lambda s: (s["P"] - 1) * _meta_bytes(2, s["Hkv"], s["N"] // s["P"], s["D"],
+                                                       dtype=torch.bfloat16),
+    # Ulysses: to each other rank, q|k|v of its heads for my rows, then my heads' output rows
+    "ulysses-bytes": lambda s: (s["P"] - 1) * (
+        _meta_bytes(s["H"] // s["P"] + 2 * (s["Hkv"] // s["P"]), s["N"] // s["P"], s["D"],
+                    dtype=torch.bfloat16)
+        + _meta_bytes(s["H"] // s["P"], s["N"] // s["P"], s["D"], dtype=torch.bfloat16)),
     "kv-mla-v3": lambda s: _meta_bytes(s["layers"], s["d_c"], dtype=torch.bfloat16)
     + _meta_bytes(s["layers"], s["d_hR"], dtype=torch.bfloat16),
     "mistral-reach": lambda s: _window_reach(s["layers"], s["W"]),
