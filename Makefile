@@ -25,12 +25,14 @@ PORTABLE_KERNELS := ATEN_CPU_CAPABILITY=default NPY_DISABLE_CPU_FEATURES=X86_V3
 # conftest.py hands the longest modules out first (LONGEST_FIRST; no loadscope reordering).
 JOBS ?= 2
 
-.PHONY: help venv book test bench experiments lab slides refresh chapter exercise export exercises \
+.PHONY: help venv book test test-zh locale bench experiments lab slides refresh chapter exercise export exercises \
 	questions self-paced clean
 
 help:
-	@echo "make book       build the site into _build/html (creates .venv first)"
+	@echo "make book       build the site into _build/html, the Chinese one into _build/html/zh"
 	@echo "make test       the whole verification (nbval, unit tests, sync checks, book build)"
+	@echo "make test-zh    the Chinese edition: catalogues complete, its site built and browsed"
+	@echo "make locale     refresh the Chinese catalogues after an English edit; list what is new"
 	@echo "make bench      speed and memory targets (ratios), benchmarks/bench_*.py; not part of test"
 	@echo "make experiments  re-run the long sweeps in experiments/ and rewrite their results"
 	@echo "make lab        open the notebooks in JupyterLab"
@@ -64,12 +66,26 @@ venv: $(STAMP)
 
 book: $(STAMP)
 	$(BIN)/jupyter-book build . -W -n --keep-going
-	@echo "Open _build/html/index.html in a browser."
+	$(PY) tools/build_book.py --lang zh_CN --out _build/zh --copy-to _build/html/zh
+	@echo "Open _build/html/index.html in a browser (the Chinese edition: _build/html/zh/)."
+
+# The Chinese edition's catalogues (locale/zh_CN/LC_MESSAGES/): after an English edit, extract
+# the English again, update every page's catalogue and list what is new or fuzzy.
+locale: $(STAMP)
+	$(PY) tools/i18n.py refresh
 
 test: $(STAMP)
-	$(PORTABLE_KERNELS) $(PY) -m pytest tests --nbval --nbval-current-env notebooks solutions \
+	$(PORTABLE_KERNELS) $(PY) -m pytest tests --ignore=tests/zh --nbval --nbval-current-env notebooks solutions \
 		--nbval-sanitize-with tools/nbval_sanitize.cfg -n $(JOBS) --dist loadscope \
 		--durations=0 -p no:cacheprovider -q -rA --tb=short -o console_output_style=classic
+
+# The Chinese edition, on its own (CI runs it after `make test`; README, "The Chinese edition"):
+# every message of a fresh extraction is translated, the Chinese site builds with warnings as
+# errors, and the browser checks of the English site run on its pages.
+test-zh: $(STAMP)
+	ATTN_BOOK_LANG=zh_CN $(PY) -m pytest tests/zh tests/test_book.py tests/test_browser.py \
+		-n $(JOBS) --dist loadscope --durations=10 -p no:cacheprovider -q -rA --tb=short \
+		-o console_output_style=classic
 
 bench: $(STAMP)
 	@status=0; for f in benchmarks/bench_*.py; do \

@@ -20,4 +20,8 @@ document.addEventListener("DOMContentLoaded", function () {
     });
   });
   document.addEventListener("keydown", function (e) { if (e.key === "Escape") { close(); } });
+  // The theme opens every header link in a new tab; the other edition of this page replaces it.
+  document.querySelectorAll('a[class*="btn-language-button"]').forEach(function (a) {
+    a.removeAttribute("target");
+  });
 });

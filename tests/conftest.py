@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-from nbcommon import ROOT
+from nbcommon import ROOT, book_language
 
 JB = Path(sys.executable).parent / "jupyter-book"
 
@@ -31,6 +31,8 @@ def book_build(tmp_path_factory):
 
     ATTN_BOOK_HTML=/path/to/_build/html reuses a site built before (to re-run the browser
     checks quickly while working on the site); `make test` always builds afresh.
+    ATTN_BOOK_LANG=zh_CN builds the Chinese edition instead (`make test-zh`: tools/build_book.py,
+    with warnings, untranslated messages included, as errors), so the same checks run on it.
     """
     if os.environ.get("ATTN_BOOK_HTML"):
         html = Path(os.environ["ATTN_BOOK_HTML"])
@@ -40,9 +42,12 @@ def book_build(tmp_path_factory):
     with FileLock(str(root / "book.lock")):
         if not record.exists():
             out.mkdir(exist_ok=True)
-            result = subprocess.run(
-                [str(JB), "build", str(ROOT), "-W", "-n", "--keep-going", "--path-output",
-                 str(out)], capture_output=True, text=True, timeout=1800)
+            command = [str(JB), "build", str(ROOT), "-W", "-n", "--keep-going",
+                       "--path-output", str(out)]
+            if book_language() != "en":
+                command = [sys.executable, str(ROOT / "tools" / "build_book.py"), "--lang",
+                           book_language(), "--out", str(out)]
+            result = subprocess.run(command, capture_output=True, text=True, timeout=1800)
             record.write_text(json.dumps([result.returncode, result.stdout, result.stderr]))
         code, stdout, stderr = json.loads(record.read_text())
     return subprocess.CompletedProcess([], code, stdout, stderr), out / "_build" / "html"

@@ -20,7 +20,7 @@ import pytest
 
 from browserlib import (DESKTOP, PHONE, RAW_TEX, _meaningless, _mathjax_done, _open,
                         launched, serve, summary, visit_all)
-from nbcommon import NOTEBOOKS, chapter_notebooks
+from nbcommon import NOTEBOOKS, book_language, chapter_notebooks
 
 BROWSER_SUMMARY: dict = {}
 
@@ -62,6 +62,10 @@ IMAGES = """() => [...document.querySelectorAll('main img, article img')]
     .filter(i => !i.closest('.bd-header-article')).map(
     i => [i.getAttribute('src'), i.getAttribute('alt') || ''])"""
 
+# the header button to the same page in the other edition (_ext/attn_i18n.py): (href, target)
+LANGUAGE_BUTTON = """() => { const a = document.querySelector('a[class*="btn-language-button"]');
+    return a ? [a.getAttribute('href'), a.getAttribute('target') || ''] : null; }"""
+
 RAW_TEXT = """() => {
     const root = document.querySelector('main') || document.body;
     const clone = root.cloneNode(true);
@@ -93,6 +97,7 @@ def pages(site, browser):
         page.set_viewport_size(PHONE)
         page.wait_for_function(f"window.innerWidth === {PHONE['width']}")
         info["phone_width"] = page.evaluate("document.documentElement.scrollWidth")
+        info["language"] = page.evaluate(LANGUAGE_BUTTON)
         info["errors"], info["external"] = list(page.errors), list(page.external)
         return info
 
@@ -121,6 +126,22 @@ def test_math_is_typeset(pages):
         if m := RAW_TEX.search(v["text"]):
             bad[name] = v["text"][max(0, m.start() - 60):m.end() + 20]
     assert not bad, f"raw TeX left on {len(bad)} pages: {bad}"
+
+
+def test_every_page_links_to_itself_in_the_other_edition(pages):
+    """English page P links to zh/P, Chinese page zh/P back to P, in the same tab."""
+    english = book_language() == "en"
+    bad = {}
+    for name, v in pages.items():
+        if name == "index.html":        # the redirect to the home page, no template
+            continue
+        up = "../" * name.count("/")
+        want = up + ("zh/" + name if english else "../" + name)
+        if v["language"] != [want, ""]:
+            bad[name] = v["language"]
+    BROWSER_SUMMARY["language buttons checked"] = len(pages) - 1
+    assert not bad, f"language buttons that do not lead to the same page ({len(bad)}): " + str(
+        dict(list(bad.items())[:5]))
 
 
 def test_no_page_is_wider_than_a_phone(pages):

@@ -19,6 +19,13 @@ EXPORT_MARKER = "# export"            # first line of a cell that goes into attn
 CHAPTER_RE = re.compile(r"^(\d\d)_(\w+)\.ipynb$")
 
 
+def book_language() -> str:
+    """The edition the site tests build and check: en (`make test`) or zh_CN (`make test-zh`,
+    which sets ATTN_BOOK_LANG; README, "The Chinese edition")."""
+    import os
+    return os.environ.get("ATTN_BOOK_LANG", "en")
+
+
 # Chapters that need a package some platforms cannot install: {notebook stem: (module, why)}.
 # Where the module is missing, `make test` skips the checks that execute the chapter, and says
 # why (README, "Platforms"); every other chapter runs without it.
